@@ -1,0 +1,74 @@
+import Fastify from 'fastify';
+import type { FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
+import { mapError } from './http/error-mapper.js';
+import { authenticateAdminRequest } from './http/auth.js';
+import type { App } from './http/app-types.js';
+import type { Services } from './services.js';
+import { customerRoutes } from './areas/customers/routes.js';
+import { packageRoutes } from './areas/packages/routes.js';
+
+export interface BuildAppOptions {
+  services: Services;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP app from its parts; listening happens elsewhere so tests can inject. */
+export async function buildApp({ services, logger = false }: BuildAppOptions): Promise<App> {
+  const { config } = services.deps;
+  const app = Fastify({
+    logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('services', services);
+  app.decorateRequest('tenantId', DEFAULT_TENANT_ID);
+  app.decorateRequest('actor', null as never);
+  app.decorateRequest('customerPrincipal', null);
+  app.addHook('onRequest', async (request) => {
+    request.tenantId = DEFAULT_TENANT_ID;
+    request.actor = { kind: 'system', id: null };
+    request.customerPrincipal = null;
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const mapped = mapError(err);
+    if (mapped.internal) request.log.error({ err }, 'request failed');
+    return reply.code(mapped.status).type('application/json').send(mapped.body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      error: 'not_found',
+      code: 'NOT_FOUND',
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+    }),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Packyard admin API', version: '1.0.0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', authenticateAdminRequest);
+      await api.register(customerRoutes);
+      await api.register(packageRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  return app;
+}

@@ -1,0 +1,210 @@
+import type { Ctx, Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
+import { newId } from '../../infra/crypto.js';
+import { normalizeVersion } from '../../composer/semver/index.js';
+import { rebuildPackageMetadata } from '../../composer/metadata.js';
+import type { TaskService } from '../tasks/service.js';
+import type { TaskRow } from '../tasks/store.js';
+import type { SyncService } from '../sync/service.js';
+import { checkRemote } from '../sync/remote.js';
+import type { AddPackageInput } from './schema.js';
+import * as store from './store.js';
+import type { PackageRow, VersionRow } from './store.js';
+
+export const SYNC_TASK = 'package.sync';
+
+/** Turns `vendor` and `name` path parts into a package name, or a 404 for malformed names. */
+export function packageName(vendor: string, name: string): string {
+  return `${vendor}/${name}`.toLowerCase();
+}
+
+/** The normalized form of a version given in a path or payload. */
+export function normalizedOrInvalid(version: string, field = 'version'): string {
+  try {
+    return normalizeVersion(version);
+  } catch (err) {
+    throw invalid(field, (err as Error).message);
+  }
+}
+
+export class PackageService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly tasks: TaskService,
+    private readonly syncs: SyncService,
+  ) {}
+
+  async get(ctx: Ctx, name: string): Promise<PackageRow> {
+    const row = await store.findPackageByName(this.deps.db, ctx.tenantId, name.toLowerCase());
+    if (!row) throw notFound(`Package ${name}`);
+    return row;
+  }
+
+  list(ctx: Ctx, filter: { q?: string; offset: number; limit: number }) {
+    return store.listPackages(this.deps.db, ctx.tenantId, filter);
+  }
+
+  async detail(ctx: Ctx, name: string) {
+    const row = await this.get(ctx, name);
+    const [versions, downloads] = await Promise.all([
+      store.listVersions(this.deps.db, row.id),
+      store.downloadsByVersion(this.deps.db, row.id),
+    ]);
+    return { row, versions, downloads };
+  }
+
+  /** Adds a package and queues its first sync; the repository must answer as git first. */
+  async add(ctx: Ctx, input: AddPackageInput): Promise<{ row: PackageRow; task: TaskRow | null }> {
+    const type = input.type ?? 'git';
+    const url = input.repository_url?.trim() ?? '';
+    if (type !== 'artifact') {
+      if (!url) throw invalid('repository_url', 'is required for git packages');
+      if (url.startsWith('-')) throw invalid('repository_url', 'is not a git URL');
+    }
+    if (await store.findPackageByName(this.deps.db, ctx.tenantId, input.name)) {
+      throw conflict(`Package ${input.name} already exists`);
+    }
+    if (type !== 'artifact') {
+      const problem = await checkRemote(url, Math.min(this.deps.config.gitTimeoutMs, 60_000));
+      if (problem) throw invalid('repository_url', problem);
+    }
+    const now = nowIso();
+    const row: PackageRow = {
+      id: newId(),
+      tenant_id: ctx.tenantId,
+      name: input.name,
+      description: null,
+      repository_url: url,
+      type,
+      latest_version: null,
+      default_branch: null,
+      readme: null,
+      synced_at: null,
+      sync_status: type === 'artifact' ? 'ok' : 'pending',
+      sync_error: null,
+      sync_skipped: '[]',
+      abandoned: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.deps.db.insertInto('packages').values(row).execute();
+    } catch (err) {
+      if (/unique|duplicate/i.test((err as Error).message)) {
+        throw conflict(`Package ${input.name} already exists`);
+      }
+      throw err;
+    }
+    const task = type === 'artifact' ? null : await this.queueSync(ctx, row);
+    return { row, task };
+  }
+
+  async delete(ctx: Ctx, name: string): Promise<void> {
+    const row = await this.get(ctx, name);
+    await this.deps.db.deleteFrom('packages').where('id', '=', row.id).execute();
+  }
+
+  /** Queues a sync, or returns the one already pending or running for this package. */
+  async requestSync(ctx: Ctx, name: string): Promise<TaskRow> {
+    const row = await this.get(ctx, name);
+    if (row.type === 'artifact') throw conflict('Artifact packages have no repository to sync');
+    if (ctx.actor.kind === 'customer') await this.assertCustomerSees(ctx.actor.customerId, row);
+    return this.queueSync(ctx, row);
+  }
+
+  private queueSync(ctx: Ctx, row: PackageRow): Promise<TaskRow> {
+    return this.tasks.enqueue(
+      ctx,
+      SYNC_TASK,
+      { package_id: row.id, package: row.name },
+      `sync:${row.id}`,
+    );
+  }
+
+  private async assertCustomerSees(customerId: string, pkg: PackageRow): Promise<void> {
+    const grant = await this.deps.db
+      .selectFrom('grants')
+      .select('package_id')
+      .where('customer_id', '=', customerId)
+      .where('package_id', '=', pkg.id)
+      .union(
+        this.deps.db
+          .selectFrom('collection_grants as g')
+          .innerJoin('collection_packages as cp', 'cp.collection_id', 'g.collection_id')
+          .select('cp.package_id')
+          .where('g.customer_id', '=', customerId)
+          .where('cp.package_id', '=', pkg.id),
+      )
+      .executeTakeFirst();
+    if (!grant) throw forbidden(`This token cannot see ${pkg.name}`);
+  }
+
+  async version(
+    ctx: Ctx,
+    name: string,
+    version: string,
+  ): Promise<{ pkg: PackageRow; version: VersionRow }> {
+    const pkg = await this.get(ctx, name);
+    const found = await store.findVersion(this.deps.db, pkg.id, normalizedOrInvalid(version));
+    if (!found) throw notFound(`Version ${version} of ${pkg.name}`);
+    return { pkg, version: found };
+  }
+
+  /** Sets yanked or deprecated on one version and rebuilds the package's metadata. */
+  async setFlag(
+    ctx: Ctx,
+    name: string,
+    version: string,
+    flag: 'yanked' | 'deprecated',
+    value: boolean,
+  ) {
+    const found = await this.version(ctx, name, version);
+    const updated = { ...found.version, [flag]: value ? 1 : 0, updated_at: nowIso() };
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('versions')
+        .set({ [flag]: value ? 1 : 0, updated_at: updated.updated_at })
+        .where('id', '=', found.version.id)
+        .execute();
+      await rebuildPackageMetadata(trx, ctx.tenantId, found.pkg.id);
+    });
+    return updated;
+  }
+
+  /** Re-reads the repository and reports which refs would become versions; stores nothing. */
+  async validate(ctx: Ctx, name: string) {
+    const pkg = await this.get(ctx, name);
+    if (pkg.type === 'artifact') throw conflict('Artifact packages have no repository to validate');
+    try {
+      const { analysis } = await this.syncs.inspect(pkg);
+      return {
+        name: pkg.name,
+        valid: analysis.candidates.length > 0,
+        versions: analysis.candidates.map((c) => ({
+          version: c.version,
+          version_normalized: c.normalized,
+          reference: c.commit,
+        })),
+        skipped: analysis.skipped,
+        error: analysis.candidates.length > 0 ? null : 'No tag or branch can become a version',
+      };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      return {
+        name: pkg.name,
+        valid: false,
+        versions: [],
+        skipped: [],
+        error: (err as Error).message,
+      };
+    }
+  }
+
+  async archive(ctx: Ctx, name: string, version: string) {
+    const found = await this.version(ctx, name, version);
+    const bytes = await this.deps.storage.get(found.version.dist_key);
+    if (!bytes) throw notFound(`Archive of ${found.pkg.name} ${found.version.version}`);
+    return { ...found, bytes };
+  }
+}

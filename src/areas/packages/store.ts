@@ -1,0 +1,63 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/db/connection.js';
+import type { PackagesTable, VersionsTable } from '../../infra/db/schema.js';
+
+export type PackageRow = Selectable<PackagesTable>;
+export type VersionRow = Selectable<VersionsTable>;
+
+export async function findPackageByName(db: Db, tenantId: string, name: string) {
+  return db
+    .selectFrom('packages')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+export async function findPackageById(db: Db, tenantId: string, id: string) {
+  return db
+    .selectFrom('packages')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listPackages(
+  db: Db,
+  tenantId: string,
+  filter: { q?: string; offset: number; limit: number },
+) {
+  let base = db.selectFrom('packages').where('tenant_id', '=', tenantId);
+  if (filter.q)
+    base = base.where('name', 'like', `%${filter.q.toLowerCase().replace(/[%_]/g, '')}%`);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('name', 'asc').offset(filter.offset).limit(filter.limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function listVersions(db: Db, packageId: string) {
+  return db.selectFrom('versions').selectAll().where('package_id', '=', packageId).execute();
+}
+
+export async function findVersion(db: Db, packageId: string, normalized: string) {
+  return db
+    .selectFrom('versions')
+    .selectAll()
+    .where('package_id', '=', packageId)
+    .where('version_normalized', '=', normalized)
+    .executeTakeFirst();
+}
+
+/** Downloads per normalized version of one package, all time. */
+export async function downloadsByVersion(db: Db, packageId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('downloads')
+    .select(['version_normalized', (eb) => eb.fn.sum<number>('count').as('n')])
+    .where('package_id', '=', packageId)
+    .groupBy('version_normalized')
+    .execute();
+  return new Map(rows.map((r) => [r.version_normalized, Number(r.n)]));
+}

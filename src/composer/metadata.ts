@@ -1,0 +1,123 @@
+import type { Db } from '../infra/db/connection.js';
+import { compareVersions } from './semver/index.js';
+
+/** composer.json keys that belong in a version's metadata (Composer's ArrayDumper set). */
+const METADATA_KEYS = [
+  'description',
+  'keywords',
+  'homepage',
+  'license',
+  'authors',
+  'type',
+  'require',
+  'require-dev',
+  'conflict',
+  'replace',
+  'provide',
+  'suggest',
+  'autoload',
+  'autoload-dev',
+  'include-path',
+  'target-dir',
+  'bin',
+  'extra',
+  'support',
+  'funding',
+  'abandoned',
+  'archive',
+  'notification-url',
+  'minimum-stability',
+] as const;
+
+/** A version entry as stored: everything but the absolute dist URL, which depends on the host. */
+export type VersionEntry = Record<string, unknown> & {
+  name: string;
+  version: string;
+  version_normalized: string;
+};
+
+export interface EntryInput {
+  name: string;
+  version: string;
+  normalized: string;
+  reference: string;
+  shasum: string;
+  time: string | null;
+  defaultBranch: boolean;
+  composer: Record<string, unknown>;
+}
+
+export function buildVersionEntry(input: EntryInput): VersionEntry {
+  const entry: VersionEntry = {
+    name: input.name,
+    version: input.version,
+    version_normalized: input.normalized,
+  };
+  for (const key of METADATA_KEYS) {
+    if (input.composer[key] !== undefined) entry[key] = input.composer[key];
+  }
+  if (input.time) entry.time = input.time;
+  if (input.defaultBranch) entry['default-branch'] = true;
+  entry.dist = { type: 'zip', reference: input.reference, shasum: input.shasum };
+  return entry;
+}
+
+/** One stored metadata line: the normalized version (for filtering) and its entry. */
+export interface StoredEntry {
+  n: string;
+  e: VersionEntry;
+}
+
+export type MetadataKind = 'tags' | 'dev';
+
+/**
+ * Rebuilds the precomputed tags and ~dev documents of a package from its version rows, so the
+ * protocol routes only filter them. The timestamp moves only when a document really changed,
+ * which keeps clients' If-Modified-Since caches warm.
+ */
+export async function rebuildPackageMetadata(
+  db: Db,
+  tenantId: string,
+  packageId: string,
+): Promise<void> {
+  const rows = await db
+    .selectFrom('versions')
+    .select(['version_normalized', 'is_dev', 'metadata', 'deprecated'])
+    .where('package_id', '=', packageId)
+    .where('yanked', '=', 0)
+    .execute();
+  rows.sort((a, b) => compareVersions(b.version_normalized, a.version_normalized));
+  const docs: Record<MetadataKind, StoredEntry[]> = { tags: [], dev: [] };
+  for (const row of rows) {
+    const e = JSON.parse(row.metadata) as VersionEntry;
+    if (row.deprecated === 1) e.deprecated = true;
+    docs[row.is_dev === 1 ? 'dev' : 'tags'].push({ n: row.version_normalized, e });
+  }
+  const existing = await db
+    .selectFrom('package_metadata')
+    .select(['kind', 'entries'])
+    .where('package_id', '=', packageId)
+    .execute();
+  const now = new Date();
+  now.setMilliseconds(0); // Last-Modified has second precision
+  for (const kind of ['tags', 'dev'] as const) {
+    const entries = JSON.stringify(docs[kind]);
+    const previous = existing.find((r) => r.kind === kind);
+    if (previous?.entries === entries) continue;
+    await db
+      .insertInto('package_metadata')
+      .values({
+        tenant_id: tenantId,
+        package_id: packageId,
+        kind,
+        entries,
+        last_modified: now.toISOString(),
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['package_id', 'kind'])
+          .doUpdateSet({ entries, last_modified: now.toISOString() }),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,33 @@
+import type { Config } from './config.js';
+import type { Db, Dialect } from './infra/db/connection.js';
+import type { EventBus } from './infra/events.js';
+import type { ArchiveStorage } from './infra/storage/storage.js';
+
+export type AdminLevel = 'owner' | 'admin' | 'viewer';
+export const ADMIN_LEVELS: readonly AdminLevel[] = ['owner', 'admin', 'viewer'];
+
+/** Who is acting: recorded by the audit log and checked by the services. */
+export type AdminActor =
+  { kind: 'root'; id: null; level: 'owner' } | { kind: 'cma'; id: string; level: AdminLevel };
+
+export type Actor =
+  | AdminActor
+  | { kind: 'customer'; id: string; customerId: string; scope: string }
+  | { kind: 'system'; id: null };
+
+/** What every service call carries: the tenant whose rows it may touch, and the actor. */
+export interface Ctx {
+  tenantId: string;
+  actor: Actor;
+}
+
+/** Infrastructure shared by the services, opened once at start and closed on shutdown. */
+export interface Deps {
+  db: Db;
+  dialect: Dialect;
+  config: Readonly<Config>;
+  storage: ArchiveStorage;
+  events: EventBus;
+}
+
+export const nowIso = (): string => new Date().toISOString();

@@ -1,0 +1,47 @@
+/** The error catalogue: a stable code, its HTTP status, and nothing else. */
+export const ERROR_STATUS = {
+  NOT_FOUND: 404,
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  CONFLICT: 409,
+  FEATURE_NOT_AVAILABLE: 403,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error whose code and message may be shown to the caller as they are. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldError[],
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const forbidden = (message = 'Insufficient permissions') =>
+  new AppError('FORBIDDEN', message);
+export const unauthorized = (message = 'Missing or invalid token') =>
+  new AppError('UNAUTHORIZED', message);
+export const featureNotAvailable = (message: string) =>
+  new AppError('FEATURE_NOT_AVAILABLE', message);
+
+/** A VALIDATION_ERROR about one field. */
+export function invalid(field: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${field}: ${message}`, [{ field, message }]);
+}

@@ -1,0 +1,91 @@
+import type { FastifyError } from 'fastify';
+import { AppError, ERROR_STATUS } from '../errors.js';
+import type { ErrorCode, FieldError } from '../errors.js';
+
+/** The body of every error answer (decisions.md section 3). */
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  message: string;
+  details?: FieldError[];
+}
+
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  /** True when the cause is ours (5xx) and must be logged. */
+  internal: boolean;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+function body(code: ErrorCode, message: string, details?: FieldError[]): ErrorBody {
+  return details
+    ? { error: code.toLowerCase(), code, message, details }
+    : { error: code.toLowerCase(), code, message };
+}
+
+interface ValidationItem {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function fieldOf(item: ValidationItem, context: string | undefined): string {
+  const base = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const params = item.params ?? {};
+  const extra =
+    (typeof params.missingProperty === 'string' && params.missingProperty) ||
+    (typeof params.additionalProperty === 'string' && params.additionalProperty) ||
+    '';
+  const field = [base, extra].filter(Boolean).join('.');
+  return field || context || 'body';
+}
+
+function validationMessage(item: ValidationItem): string {
+  const params = item.params ?? {};
+  if (typeof params.additionalProperty === 'string') return 'unknown field';
+  return item.message ?? 'is invalid';
+}
+
+/** The one place that turns any thrown error into a status and a contract error body. */
+export function mapError(err: unknown): MappedError {
+  if (err instanceof AppError) {
+    return { status: err.status, body: body(err.code, err.message, err.details), internal: false };
+  }
+  const fe = err as Partial<FastifyError> & { validation?: ValidationItem[] };
+  if (Array.isArray(fe.validation)) {
+    const details = fe.validation.map((item) => ({
+      field: fieldOf(item, fe.validationContext),
+      message: validationMessage(item),
+    }));
+    const first = details[0];
+    const message = first ? `${first.field}: ${first.message}` : 'Invalid request';
+    return { status: 400, body: body('VALIDATION_ERROR', message, details), internal: false };
+  }
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  const code = CODE_BY_STATUS[status];
+  if (code && status < 500) {
+    const message =
+      fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'Request body is too large'
+        : fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'Request body is not valid JSON'
+          : (fe.message ?? 'Bad request');
+    return { status: ERROR_STATUS[code], body: body(code, message), internal: false };
+  }
+  return {
+    status: 500,
+    body: body('INTERNAL_ERROR', 'Internal server error'),
+    internal: true,
+  };
+}

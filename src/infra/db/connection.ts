@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from './schema.js';
+import * as initial from './migrations/2026-11-22-initial.js';
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+// PostgreSQL returns bigint and numeric (SUM) as strings; our counters fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-22-initial': initial,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Where the data lives, for the start-up banner. */
+  describe: string;
+}
+
+/** Opens the database the settings name: PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR. */
+export async function openDatabase(config: Config): Promise<DbHandle> {
+  if (config.databaseUrl) {
+    const schema = config.databaseSchema;
+    if (schema) {
+      // Create the schema with a throwaway connection before the pool starts using it.
+      const client = new pg.Client({ connectionString: config.databaseUrl });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      } finally {
+        await client.end();
+      }
+    }
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool,
+        onCreateConnection: schema
+          ? async (conn) => {
+              await conn.executeQuery(sql`SET search_path TO ${sql.id(schema)}`.compile(db));
+            }
+          : undefined,
+      }),
+    });
+    const where = new URL(config.databaseUrl);
+    where.password = '';
+    return { db, dialect: 'postgres', describe: `PostgreSQL ${where.host}${where.pathname}` };
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, 'packyard.sqlite');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', describe: `SQLite ${file}` };
+}
+
+/** Brings the schema up to date; safe to run on every start and from several nodes. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,197 @@
+/**
+ * Table types. Timestamps are ISO 8601 strings and booleans are 0/1 integers in both dialects, so
+ * SQLite and PostgreSQL behave the same. Every row carries tenant_id (single-tenant mode uses
+ * DEFAULT_TENANT_ID).
+ */
+export interface Database {
+  tenants: TenantsTable;
+  settings: SettingsTable;
+  team_tokens: TeamTokensTable;
+  customers: CustomersTable;
+  customer_tokens: CustomerTokensTable;
+  frozen_versions: FrozenVersionsTable;
+  packages: PackagesTable;
+  versions: VersionsTable;
+  package_metadata: PackageMetadataTable;
+  grants: GrantsTable;
+  collections: CollectionsTable;
+  collection_packages: CollectionPackagesTable;
+  collection_grants: CollectionGrantsTable;
+  tasks: TasksTable;
+  downloads: DownloadsTable;
+  usage_counters: UsageCountersTable;
+}
+
+export const DEFAULT_TENANT_ID = 'default';
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  subdomain: string | null;
+  plan: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  tenant_id: string;
+  key: string;
+  value: string;
+}
+
+export interface TeamTokensTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  level: string;
+  token_digest: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CustomersTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  email: string;
+  external_id: string | null;
+  status: string;
+  status_reason: string | null;
+  access_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomerTokensTable {
+  id: string;
+  tenant_id: string;
+  customer_id: string;
+  name: string;
+  scope: string;
+  package_scopes: string;
+  token_digest: string;
+  expires_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface FrozenVersionsTable {
+  tenant_id: string;
+  customer_id: string;
+  package_id: string;
+  version_normalized: string;
+}
+
+export interface PackagesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  repository_url: string;
+  type: string;
+  latest_version: string | null;
+  default_branch: string | null;
+  readme: string | null;
+  synced_at: string | null;
+  sync_status: string;
+  sync_error: string | null;
+  sync_skipped: string;
+  abandoned: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VersionsTable {
+  id: string;
+  tenant_id: string;
+  package_id: string;
+  version: string;
+  version_normalized: string;
+  is_dev: number;
+  reference: string;
+  released_at: string | null;
+  metadata: string;
+  yanked: number;
+  deprecated: number;
+  dist_key: string;
+  dist_shasum: string;
+  dist_size: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PackageMetadataTable {
+  tenant_id: string;
+  package_id: string;
+  kind: string;
+  entries: string;
+  last_modified: string;
+}
+
+export interface GrantsTable {
+  tenant_id: string;
+  customer_id: string;
+  package_id: string;
+  constraint: string;
+  granted_at: string;
+}
+
+export interface CollectionsTable {
+  id: string;
+  tenant_id: string;
+  slug: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CollectionPackagesTable {
+  tenant_id: string;
+  collection_id: string;
+  package_id: string;
+  added_at: string;
+}
+
+export interface CollectionGrantsTable {
+  tenant_id: string;
+  customer_id: string;
+  collection_id: string;
+  constraint: string;
+  granted_at: string;
+}
+
+export interface TasksTable {
+  id: string;
+  tenant_id: string;
+  type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  error: string | null;
+  result: string | null;
+  dedupe_key: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  locked_by: string | null;
+  lease_expires_at: string | null;
+  run_after: string;
+}
+
+export interface DownloadsTable {
+  tenant_id: string;
+  customer_id: string;
+  package_id: string;
+  version_normalized: string;
+  day: string;
+  count: number;
+  bytes: number;
+}
+
+export interface UsageCountersTable {
+  tenant_id: string;
+  metric: string;
+  period: string;
+  value: number;
+}

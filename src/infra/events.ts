@@ -1,0 +1,57 @@
+import { EventEmitter } from 'node:events';
+
+/** Everything that happens and that subscriptions, webhooks and the audit trail may care about. */
+export type DomainEvent =
+  | {
+      type: 'package.synced';
+      tenantId: string;
+      package: string;
+      status: 'ok' | 'failed';
+      versionsAdded: string[];
+      versionsRemoved: string[];
+      error: string | null;
+      at: string;
+    }
+  | {
+      type: 'customer.activity';
+      tenantId: string;
+      customerId: string;
+      activity:
+        | 'DOWNLOAD'
+        | 'TOKEN_CREATED'
+        | 'TOKEN_REVOKED'
+        | 'ACCESS_GRANTED'
+        | 'ACCESS_REVOKED'
+        | 'STATUS_CHANGED';
+      package: string | null;
+      version: string | null;
+      at: string;
+    };
+
+export type EventListener = (event: DomainEvent) => void;
+
+/**
+ * The one publish function every domain event goes through. In-process today; a Redis-backed
+ * implementation of the same interface fans events out across nodes.
+ */
+export interface EventBus {
+  publish(event: DomainEvent): void;
+  subscribe(listener: EventListener): () => void;
+}
+
+export class MemoryEventBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(event: DomainEvent): void {
+    this.emitter.emit('event', event);
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+}

@@ -1,0 +1,13 @@
+export { GitError, redactCredentials, type GitErrorKind } from './errors.js';
+export { DEFAULT_TIMEOUT_MS } from './exec.js';
+export { mirrorRepository, isBareRepository, type MirrorOptions } from './mirror.js';
+export { listRefs, type GitRef, type RepositoryRefs } from './refs.js';
+export {
+  readFilesAtCommits,
+  readFileAtCommit,
+  fileKey,
+  type FileRequest,
+  type ReadOptions,
+} from './batch.js';
+export { archiveZip, type ArchiveOptions } from './archive.js';
+export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';

@@ -1,0 +1,151 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { GitError, type GitErrorKind } from './errors.js';
+import { Deadline, runGit, type RunResult } from './exec.js';
+
+export interface MirrorOptions {
+  /** Budget for the whole operation (all git invocations together). Default 120 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * Creates (`git clone --mirror`) or updates (`git fetch --prune`) a bare mirror of `url` in `dir`.
+ * A failed first clone leaves nothing behind; a failed update leaves the previous mirror as it was.
+ */
+export async function mirrorRepository(
+  url: string,
+  dir: string,
+  opts: MirrorOptions = {},
+): Promise<void> {
+  if (url === '' || url.startsWith('-') || /[\s\0]/.test(url)) {
+    throw new GitError(`Invalid repository URL: ${JSON.stringify(url)}`, {
+      kind: 'invalid-argument',
+    });
+  }
+  const deadline = new Deadline(opts.timeoutMs);
+  const target = path.resolve(dir);
+  if (await isBareRepository(target)) await updateMirror(url, target, deadline);
+  else await cloneMirror(url, target, deadline);
+}
+
+export async function isBareRepository(dir: string): Promise<boolean> {
+  try {
+    const [head, objects, refs] = await Promise.all([
+      fs.stat(path.join(dir, 'HEAD')),
+      fs.stat(path.join(dir, 'objects')),
+      fs.stat(path.join(dir, 'refs')),
+    ]);
+    return head.isFile() && objects.isDirectory() && refs.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function cloneMirror(url: string, target: string, deadline: Deadline): Promise<void> {
+  const parent = path.dirname(target);
+  await fs.mkdir(parent, { recursive: true });
+  // A sibling, so the final rename stays on one filesystem and is atomic.
+  const tmp = await fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
+  try {
+    const staging = path.join(tmp, 'mirror.git');
+    await remote(url, deadline, ['clone', '--mirror', '--quiet', '--', url, staging]);
+    try {
+      await fs.rename(staging, target);
+    } catch (err) {
+      // Another sync created it meanwhile: bring that one up to date instead.
+      if (await isBareRepository(target)) return await updateMirror(url, target, deadline);
+      throw new GitError(`Cannot create mirror at ${target}: ${(err as Error).message}`);
+    }
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+async function updateMirror(url: string, gitDir: string, deadline: Deadline): Promise<void> {
+  const current = (
+    await runGit(['config', '--get', 'remote.origin.url'], {
+      gitDir,
+      allowExitCodes: [1],
+      timeoutMs: deadline.remaining(),
+    })
+  ).stdout
+    .toString('utf8')
+    .trim();
+  const setUrl = async (to: string): Promise<void> => {
+    const args = current === '' ? ['remote', 'add', '--mirror=fetch'] : ['remote', 'set-url'];
+    await runGit([...args, 'origin', to], { gitDir, timeoutMs: deadline.remaining() });
+  };
+  if (current !== url) await setUrl(url);
+  try {
+    await remote(url, deadline, ['fetch', '--prune', '--quiet', 'origin'], gitDir);
+    await syncHead(url, gitDir, deadline);
+  } catch (err) {
+    // Keep config consistent with the refs we still have.
+    if (current !== url && current !== '') await setUrl(current).catch(() => {});
+    throw err;
+  }
+}
+
+/** `fetch` never moves a mirror's HEAD; follow the remote's default branch (e.g. master → main). */
+async function syncHead(url: string, gitDir: string, deadline: Deadline): Promise<void> {
+  const { stdout } = await remote(
+    url,
+    deadline,
+    ['ls-remote', '--symref', 'origin', 'HEAD'],
+    gitDir,
+  );
+  const m = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout.toString('utf8'));
+  if (!m?.[1]) return;
+  const local = await runGit(['symbolic-ref', '-q', 'HEAD'], {
+    gitDir,
+    allowExitCodes: [1],
+    timeoutMs: deadline.remaining(),
+  });
+  if (local.stdout.toString('utf8').trim() !== m[1]) {
+    await runGit(['symbolic-ref', 'HEAD', m[1]], { gitDir, timeoutMs: deadline.remaining() });
+  }
+}
+
+/** Runs a command that talks to `url`, turning failures into a readable GitError. */
+async function remote(
+  url: string,
+  deadline: Deadline,
+  args: string[],
+  gitDir?: string,
+): Promise<RunResult> {
+  try {
+    return await runGit(args, { gitDir, timeoutMs: deadline.remaining() });
+  } catch (err) {
+    // exitCode null and no timeout: git itself could not be started; nothing to classify.
+    if (!(err instanceof GitError) || (err.exitCode === null && err.kind !== 'timeout')) throw err;
+    const [kind, summary] = classify(err, url, deadline);
+    throw new GitError(summary, {
+      kind,
+      stderr: err.stderr,
+      exitCode: err.exitCode,
+      command: err.command,
+    });
+  }
+}
+
+function classify(err: GitError, url: string, deadline: Deadline): [GitErrorKind, string] {
+  const s = err.stderr;
+  if (err.kind === 'timeout') {
+    return ['timeout', `Timed out after ${deadline.timeoutMs} ms while fetching ${url}`];
+  }
+  if (
+    /authentication failed|terminal prompts disabled|could not read (username|password)|permission denied \(|access denied|invalid username or password|returned error: 40[13]/i.test(
+      s,
+    )
+  ) {
+    return ['auth', `Authentication failed or required for repository: ${url}`];
+  }
+  if (
+    /could not resolve (host|hostname|proxy)|connection refused|connection timed out|network is unreachable|no route to host|failed to connect|unable to connect|connection reset/i.test(
+      s,
+    )
+  ) {
+    return ['unreachable', `Repository unreachable: ${url}`];
+  }
+  return ['not-found', `Repository not found or not a git repository: ${url}`];
+}

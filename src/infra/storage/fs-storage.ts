@@ -1,0 +1,51 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { ArchiveStorage } from './storage.js';
+
+/** Archives as files under one root folder; writes go to a temp file and are renamed in place. */
+export class FsStorage implements ArchiveStorage {
+  constructor(private readonly root: string) {}
+
+  private file(key: string): string {
+    if (!/^[A-Za-z0-9._\-/]+$/.test(key) || key.split('/').some((p) => p === '..' || p === '')) {
+      throw new Error(`Invalid storage key: ${key}`);
+    }
+    return path.join(this.root, key);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const target = this.file(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+    await fs.writeFile(tmp, data);
+    await fs.rename(tmp, target);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.file(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await fs.access(this.file(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.file(key), { force: true });
+  }
+
+  async check(): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.access(this.root, fs.constants.W_OK);
+  }
+}

@@ -1,0 +1,95 @@
+import { Command } from 'commander';
+import { ConfigError, loadConfig } from './config.js';
+import type { Config } from './config.js';
+import { buildApp } from './app.js';
+import { migrate, openDatabase } from './infra/db/connection.js';
+import { openRuntime } from './runtime.js';
+
+function configOrExit(): Readonly<Config> {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`packyard: invalid configuration: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+function onSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+async function serve(): Promise<void> {
+  const config = configOrExit();
+  const runtime = await openRuntime(config);
+  const app = await buildApp({
+    services: runtime.services,
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+  });
+  if (config.worker) runtime.services.worker.start();
+  await app.listen({ port: config.port, host: config.host });
+  const lines = [
+    '',
+    `Packyard is running at ${config.baseUrl}  (edition: ${config.edition})`,
+    `Data: ${runtime.describe}; archives and git mirrors in ${config.dataDir}`,
+    `API docs: ${config.baseUrl}/api/docs`,
+  ];
+  if (runtime.generatedAdminToken) {
+    lines.push(
+      '',
+      'A root admin token was generated. It is shown only this once, so keep it safe:',
+      `  ${runtime.generatedAdminToken}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${runtime.generatedAdminToken}" ${config.baseUrl}/api/v1/packages`,
+    );
+  }
+  console.log(lines.join('\n') + '\n');
+  onSignals(async () => {
+    await app.close();
+    await runtime.close();
+  });
+}
+
+async function worker(): Promise<void> {
+  const config = configOrExit();
+  const runtime = await openRuntime(config);
+  runtime.services.worker.start();
+  console.log(`Packyard worker running (${runtime.describe})`);
+  onSignals(() => runtime.close());
+}
+
+async function migrateOnly(): Promise<void> {
+  const config = configOrExit();
+  const handle = await openDatabase(config);
+  try {
+    const applied = await migrate(handle.db);
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
+  } finally {
+    await handle.db.destroy();
+  }
+}
+
+const program = new Command()
+  .name('packyard')
+  .description('Private Composer package registry. Settings come from environment variables.');
+program.command('serve').description('serve the API and the Composer repository').action(serve);
+program.command('worker').description('run background tasks only').action(worker);
+program.command('migrate').description('bring the database schema up to date').action(migrateOnly);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { Config } from './config.js';
+import type { Deps } from './context.js';
+import { migrate, openDatabase } from './infra/db/connection.js';
+import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
+import { MemoryEventBus } from './infra/events.js';
+import { FsStorage } from './infra/storage/fs-storage.js';
+import { ensureAdminToken } from './areas/auth/admin-token.js';
+import { createServices } from './services.js';
+import type { Services } from './services.js';
+
+export interface Runtime {
+  services: Services;
+  /** Where the data lives, for the start-up banner. */
+  describe: string;
+  /** The plain admin token when this start generated it (printed once), else null. */
+  generatedAdminToken: string | null;
+  close(): Promise<void>;
+}
+
+/** Opens the infrastructure (database, storage, events), migrates, and builds the services. */
+export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
+  const handle = await openDatabase(config);
+  try {
+    await migrate(handle.db);
+    const deps: Deps = {
+      db: handle.db,
+      dialect: handle.dialect,
+      config,
+      storage: new FsStorage(path.join(config.dataDir, 'archives')),
+      events: new MemoryEventBus(),
+    };
+    const admin = await ensureAdminToken(handle.db, DEFAULT_TENANT_ID, config.adminToken);
+    const services = createServices(deps, admin.digest);
+    return {
+      services,
+      describe: handle.describe,
+      generatedAdminToken: admin.generated,
+      close: async () => {
+        await services.worker.stop();
+        await handle.db.destroy();
+      },
+    };
+  } catch (err) {
+    await handle.db.destroy();
+    throw err;
+  }
+}
