@@ -10,6 +10,8 @@ import type { App } from './http/app-types.js';
 import type { Services } from './services.js';
 import { customerRoutes } from './areas/customers/routes.js';
 import { packageRoutes } from './areas/packages/routes.js';
+import { composerRoutes } from './composer/routes.js';
+import { areaRoutes } from './areas/registry.js';
 
 export interface BuildAppOptions {
   services: Services;
@@ -61,11 +63,13 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  await app.register(composerRoutes);
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticateAdminRequest);
       await api.register(customerRoutes);
       await api.register(packageRoutes);
+      for (const routes of areaRoutes) await api.register(routes);
     },
     { prefix: '/api/v1' },
   );

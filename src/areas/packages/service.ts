@@ -4,6 +4,7 @@ import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.j
 import { newId } from '../../infra/crypto.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
 import { rebuildPackageMetadata } from '../../composer/metadata.js';
+import { customerPackageAccess } from '../../composer/visibility.js';
 import type { TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import type { SyncService } from '../sync/service.js';
@@ -113,31 +114,27 @@ export class PackageService {
     return this.queueSync(ctx, row);
   }
 
-  private queueSync(ctx: Ctx, row: PackageRow): Promise<TaskRow> {
-    return this.tasks.enqueue(
+  private async queueSync(ctx: Ctx, row: PackageRow): Promise<TaskRow> {
+    const task = await this.tasks.enqueue(
       ctx,
       SYNC_TASK,
       { package_id: row.id, package: row.name },
       `sync:${row.id}`,
     );
+    if (task.status === 'pending') {
+      await this.deps.db
+        .updateTable('packages')
+        .set({ sync_status: 'pending' })
+        .where('id', '=', row.id)
+        .where('sync_status', '!=', 'running')
+        .execute();
+    }
+    return task;
   }
 
   private async assertCustomerSees(customerId: string, pkg: PackageRow): Promise<void> {
-    const grant = await this.deps.db
-      .selectFrom('grants')
-      .select('package_id')
-      .where('customer_id', '=', customerId)
-      .where('package_id', '=', pkg.id)
-      .union(
-        this.deps.db
-          .selectFrom('collection_grants as g')
-          .innerJoin('collection_packages as cp', 'cp.collection_id', 'g.collection_id')
-          .select('cp.package_id')
-          .where('g.customer_id', '=', customerId)
-          .where('cp.package_id', '=', pkg.id),
-      )
-      .executeTakeFirst();
-    if (!grant) throw forbidden(`This token cannot see ${pkg.name}`);
+    const access = await customerPackageAccess(this.deps.db, pkg.tenant_id, customerId, pkg.id);
+    if (!access.has(pkg.id)) throw forbidden(`This token cannot see ${pkg.name}`);
   }
 
   async version(

@@ -1,0 +1,157 @@
+import type { Deps } from '../context.js';
+import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
+import type { CustomerPrincipal } from '../areas/auth/service.js';
+import type { AuthService } from '../areas/auth/service.js';
+import { findPackageByName, findVersion } from '../areas/packages/store.js';
+import type { PackageRow, VersionRow } from '../areas/packages/store.js';
+import { normalizeVersion, parseConstraintCached } from './semver/index.js';
+import type { Constraint } from './semver/index.js';
+import type { MetadataKind, StoredEntry, VersionEntry } from './metadata.js';
+import { scopeAllows } from './package-scopes.js';
+import { customerPackageAccess, frozenVersions } from './visibility.js';
+import { UsageService } from './usage.js';
+
+const DOWNLOAD_SCOPES = new Set(['admin', 'developer', 'download']);
+
+/** What a customer may see of one package. */
+interface PackageView {
+  pkg: PackageRow;
+  constraints: Constraint[];
+  frozen: Set<string> | null;
+  changedAt: string;
+}
+
+function parseAll(constraints: string[]): Constraint[] {
+  const out: Constraint[] = [];
+  for (const c of constraints) {
+    try {
+      out.push(parseConstraintCached(c));
+    } catch {
+      // A stored constraint was validated on write; one that no longer parses grants nothing.
+    }
+  }
+  return out;
+}
+
+export function distPath(name: string, normalized: string): string {
+  return `/dist/${name}/${encodeURIComponent(normalized)}.zip`;
+}
+
+/** The Composer repository as one customer token sees it (service.md access rules 1-5). */
+export class ComposerService {
+  readonly usage: UsageService;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly auth: AuthService,
+  ) {
+    this.usage = new UsageService(deps);
+  }
+
+  /** 401 for bad credentials, 403 for a token or customer that may not download. */
+  async authenticate(tenantId: string, secret: string): Promise<CustomerPrincipal> {
+    const principal = await this.auth.authenticateCustomer(tenantId, secret);
+    if (!principal) throw unauthorized('Invalid, expired or revoked token');
+    if (!DOWNLOAD_SCOPES.has(principal.scope)) {
+      throw forbidden(`Tokens with scope "${principal.scope}" cannot download packages`);
+    }
+    const status = principal.customer.status;
+    if (status === 'SUSPENDED' || status === 'EXPIRED') {
+      throw forbidden(`Customer access is ${status.toLowerCase()}`);
+    }
+    return principal;
+  }
+
+  /** Names of every package this principal may see, sorted. */
+  async availablePackages(principal: CustomerPrincipal): Promise<string[]> {
+    const { customer } = principal;
+    const access = await customerPackageAccess(this.deps.db, customer.tenant_id, customer.id);
+    const frozen =
+      customer.status === 'FROZEN'
+        ? await frozenVersions(this.deps.db, customer.tenant_id, customer.id)
+        : null;
+    return [...access.values()]
+      .filter((a) => scopeAllows(principal.packageScopes, a.name))
+      .filter((a) => !frozen || frozen.has(a.packageId))
+      .map((a) => a.name)
+      .sort();
+  }
+
+  private async view(principal: CustomerPrincipal, name: string): Promise<PackageView> {
+    const { customer } = principal;
+    const pkg = await findPackageByName(this.deps.db, customer.tenant_id, name);
+    if (!pkg) throw notFound(`Package ${name}`);
+    if (!scopeAllows(principal.packageScopes, name)) {
+      throw forbidden(`This token's package scopes do not include ${name}`);
+    }
+    const access = (
+      await customerPackageAccess(this.deps.db, customer.tenant_id, customer.id, pkg.id)
+    ).get(pkg.id);
+    if (!access) throw forbidden(`No access to ${name}`);
+    let frozen: Set<string> | null = null;
+    if (customer.status === 'FROZEN') {
+      frozen =
+        (await frozenVersions(this.deps.db, customer.tenant_id, customer.id, pkg.id)).get(pkg.id) ??
+        null;
+      if (!frozen) throw forbidden(`No access to ${name}: no frozen version of it`);
+    }
+    const changedAt = [access.changedAt, customer.updated_at].sort().at(-1) ?? customer.updated_at;
+    return { pkg, constraints: parseAll(access.constraints), frozen, changedAt };
+  }
+
+  private visible(view: PackageView, normalized: string): boolean {
+    if (view.frozen && !view.frozen.has(normalized)) return false;
+    return view.constraints.some((c) => c.matches(normalized));
+  }
+
+  /** The versions of one p2 document this principal may see, with absolute dist URLs. */
+  async packageDocument(
+    principal: CustomerPrincipal,
+    name: string,
+    kind: MetadataKind,
+    baseUrl: string,
+  ) {
+    const view = await this.view(principal, name);
+    const doc = await this.deps.db
+      .selectFrom('package_metadata')
+      .select(['entries', 'last_modified'])
+      .where('package_id', '=', view.pkg.id)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
+    const entries = doc ? (JSON.parse(doc.entries) as StoredEntry[]) : [];
+    const versions: VersionEntry[] = [];
+    for (const { n, e } of entries) {
+      if (!this.visible(view, n)) continue;
+      const dist = e.dist as Record<string, unknown>;
+      versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
+    }
+    const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].sort();
+    return {
+      body: { packages: { [view.pkg.name]: versions } },
+      lastModified: new Date(times.at(-1) ?? view.pkg.created_at),
+    };
+  }
+
+  /** The archive of a version the principal can see; yanked versions stay downloadable. */
+  async archive(
+    principal: CustomerPrincipal,
+    name: string,
+    version: string,
+  ): Promise<{ pkg: PackageRow; version: VersionRow; bytes: Buffer }> {
+    const view = await this.view(principal, name);
+    let normalized: string;
+    try {
+      normalized = normalizeVersion(version);
+    } catch {
+      throw notFound(`Version ${version} of ${name}`);
+    }
+    const found = await findVersion(this.deps.db, view.pkg.id, normalized);
+    if (!found) throw notFound(`Version ${version} of ${name}`);
+    if (!this.visible(view, normalized)) {
+      throw forbidden(`Version ${found.version} of ${name} is not included in your access`);
+    }
+    const bytes = await this.deps.storage.get(found.dist_key);
+    if (!bytes) throw new AppError('NOT_FOUND', `Archive of ${name} ${found.version} is missing`);
+    return { pkg: view.pkg, version: found, bytes };
+  }
+}

@@ -1,0 +1,34 @@
+import type { TestApp } from './helpers.js';
+import { waitFor } from './helpers.js';
+
+/** Adds a package over the API and waits for its first sync to finish. */
+export async function addSyncedPackage(t: TestApp, name: string, url: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/packages',
+    headers: t.admin,
+    payload: { name, repository_url: url, type: 'git' },
+  });
+  if (res.statusCode !== 201) throw new Error(`add package failed: ${res.body}`);
+  return waitForSync(t, name);
+}
+
+/** Waits until no sync of the package is pending or running, and returns the package. */
+export async function waitForSync(t: TestApp, name: string) {
+  const res = await waitFor(
+    () => t.app.inject({ url: `/api/v1/packages/${name}`, headers: t.admin }),
+    (r) => !['pending', 'running'].includes(r.json().sync_status),
+  );
+  return res.json();
+}
+
+export async function createCustomer(t: TestApp, name = 'Customer') {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/customers',
+    headers: t.admin,
+    payload: { name, email: `${name.toLowerCase().replace(/\W/g, '')}@example.test` },
+  });
+  if (res.statusCode !== 201) throw new Error(`create customer failed: ${res.body}`);
+  return res.json() as { id: string; name: string };
+}
