@@ -38,6 +38,20 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
     request.customerPrincipal = null;
   });
 
+  // An empty body with a JSON content type means "no body" (curl users send the header always).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(req, text, done);
+  });
+  // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') {
+      request.body = {};
+    }
+  });
+
   app.setErrorHandler((err, request, reply) => {
     const mapped = mapError(err);
     if (mapped.internal) request.log.error({ err }, 'request failed');

@@ -96,11 +96,11 @@ export async function customerRoutes(app: App): Promise<void> {
       schema: {
         tags,
         params: IdParams,
-        body: Type.Optional(SuspendBody),
+        body: SuspendBody,
         response: { 200: CustomerSchema, ...errors },
       },
     },
-    async (req) => presentCustomer(await customers.suspend(req, req.params.id, req.body?.reason)),
+    async (req) => presentCustomer(await customers.suspend(req, req.params.id, req.body.reason)),
   );
 
   app.post(

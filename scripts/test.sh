@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The whole test suite. The end-to-end and semver tests drive the real Composer client and
+# Composer's own PHP semver library, so PHP and Composer are installed first when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v php >/dev/null 2>&1 || need+=(php-cli)
+command -v composer >/dev/null 2>&1 || need+=(composer)
+command -v unzip >/dev/null 2>&1 || need+=(unzip)
+if command -v php >/dev/null 2>&1; then
+  for ext in zip curl mbstring; do
+    php -m 2>/dev/null | grep -qi "^${ext}$" || need+=("php-${ext}")
+  done
+else
+  need+=(php-zip php-curl php-mbstring)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing test dependencies: ${need[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "Tests need PHP and Composer: sudo apt-get install php-cli php-zip php-curl php-mbstring composer unzip" >&2
+    exit 1
+  fi
+fi
+
+exec npx vitest run "$@"
