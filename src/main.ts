@@ -78,7 +78,7 @@ async function migrateOnly(): Promise<void> {
   const config = configOrExit();
   const handle = await openDatabase(config);
   try {
-    const applied = await migrate(handle.db);
+    const applied = await migrate(handle.db, config.databaseSchema);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
   } finally {
     await handle.db.destroy();

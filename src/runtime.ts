@@ -22,7 +22,7 @@ export interface Runtime {
 export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
   const handle = await openDatabase(config);
   try {
-    await migrate(handle.db);
+    await migrate(handle.db, config.databaseSchema);
     const deps: Deps = {
       db: handle.db,
       dialect: handle.dialect,

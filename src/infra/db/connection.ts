@@ -73,8 +73,13 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
 }
 
 /** Brings the schema up to date; safe to run on every start and from several nodes. */
-export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+export async function migrate(db: Db, schema: string | null = null): Promise<string[]> {
+  // Kysely looks for its lock table in any schema unless told which one is ours.
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,0 +1,240 @@
+import type { Ctx, Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { notFound } from '../../errors.js';
+import type { FieldError } from '../../errors.js';
+import { parseConstraint } from '../../composer/semver/index.js';
+import { applyExpiry } from '../customers/service.js';
+import * as cgStore from './collection-grants-store.js';
+import type { CollectionGrantView } from './collection-grants-store.js';
+import { collectPackageIds, customerExists, findPackageId, validationError } from './lookups.js';
+import type { CollectionGrantInput, GrantInput, ReplaceGrantsInput } from './schema.js';
+import * as store from './store.js';
+import type { AccessRow } from './store.js';
+
+type Activity = 'ACCESS_GRANTED' | 'ACCESS_REVOKED';
+
+export const DEFAULT_CONSTRAINT = '*';
+
+/** Composer's own parser decides; its message is the one the caller sees. */
+export function constraintError(field: string, constraint: string): FieldError | null {
+  try {
+    parseConstraint(constraint);
+    return null;
+  } catch (err) {
+    return { field, message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Package access: direct grants (customer, package, constraint) and collection grants (customer,
+ * collection, constraint). What a customer may install is the union of both (visibility.ts).
+ */
+export class AccessService {
+  constructor(private readonly deps: Deps) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  async list(ctx: Ctx, customerId: string): Promise<AccessRow[]> {
+    await this.requireCustomer(ctx, customerId);
+    return store.listCustomerAccess(this.db, ctx.tenantId, customerId);
+  }
+
+  /** Adds one grant, or changes the constraint of an existing one (`created` false then). */
+  async grant(ctx: Ctx, customerId: string, input: GrantInput) {
+    await this.requireCustomer(ctx, customerId);
+    const constraint = (input.constraint ?? DEFAULT_CONSTRAINT).trim();
+    const errors: FieldError[] = [];
+    const ids = await collectPackageIds(
+      this.db,
+      ctx.tenantId,
+      [{ name: input.package, field: 'package' }],
+      errors,
+    );
+    const bad = constraintError('constraint', constraint);
+    if (bad) errors.push(bad);
+    if (errors.length > 0) throw validationError(errors);
+    const name = input.package.toLowerCase();
+    const packageId = ids.get(name) ?? '';
+    const existing = await store.findGrant(this.db, ctx.tenantId, customerId, packageId);
+    // granted_at moves whenever the grant changes: Last-Modified on the composer side follows it.
+    const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
+    await store.upsertGrant(this.db, {
+      tenant_id: ctx.tenantId,
+      customer_id: customerId,
+      package_id: packageId,
+      constraint,
+      granted_at,
+    });
+    this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
+    const access: AccessRow = { package: name, constraint, granted_at, via_collection: null };
+    return { access, created: existing === undefined };
+  }
+
+  /** Replaces the direct grants in one transaction; any invalid item leaves everything as it was. */
+  async replace(ctx: Ctx, customerId: string, input: ReplaceGrantsInput): Promise<AccessRow[]> {
+    await this.requireCustomer(ctx, customerId);
+    const items = input.packages.map((p, i) => ({
+      name: p.package.toLowerCase(),
+      constraint: (p.constraint ?? DEFAULT_CONSTRAINT).trim(),
+      field: `packages.${i}`,
+    }));
+    const errors: FieldError[] = [];
+    const ids = await collectPackageIds(
+      this.db,
+      ctx.tenantId,
+      items.map((i) => ({ name: i.name, field: `${i.field}.package` })),
+      errors,
+    );
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (seen.has(item.name)) {
+        errors.push({ field: `${item.field}.package`, message: `${item.name} is listed twice` });
+      }
+      seen.add(item.name);
+      const bad = constraintError(`${item.field}.constraint`, item.constraint);
+      if (bad) errors.push(bad);
+    }
+    if (errors.length > 0) throw validationError(errors);
+
+    const now = nowIso();
+    const { added, removed } = await this.db.transaction().execute(async (trx) => {
+      const current = await store.directGrants(trx, ctx.tenantId, customerId);
+      const wanted = new Set(ids.values());
+      const gone = current.filter((g) => !wanted.has(g.package_id));
+      await store.deleteGrants(
+        trx,
+        ctx.tenantId,
+        customerId,
+        gone.map((g) => g.package_id),
+      );
+      const before = new Map(current.map((g) => [g.package_id, g]));
+      const added: string[] = [];
+      for (const item of items) {
+        const packageId = ids.get(item.name) ?? '';
+        const old = before.get(packageId);
+        if (old?.constraint === item.constraint) continue;
+        await store.upsertGrant(trx, {
+          tenant_id: ctx.tenantId,
+          customer_id: customerId,
+          package_id: packageId,
+          constraint: item.constraint,
+          granted_at: now,
+        });
+        added.push(item.name);
+      }
+      return { added, removed: gone.map((g) => g.name) };
+    });
+    for (const name of added) this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
+    for (const name of removed) this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
+    return store.listCustomerAccess(this.db, ctx.tenantId, customerId);
+  }
+
+  async revoke(ctx: Ctx, customerId: string, packageName: string): Promise<void> {
+    await this.requireCustomer(ctx, customerId);
+    const name = packageName.toLowerCase();
+    const packageId = await findPackageId(this.db, ctx.tenantId, name);
+    if (!packageId) throw notFound('Package');
+    if ((await store.deleteGrants(this.db, ctx.tenantId, customerId, [packageId])) === 0) {
+      throw notFound('Package access');
+    }
+    this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
+  }
+
+  /** Reverse lookup: who can reach a package, and how. */
+  async customersOf(ctx: Ctx, packageName: string, page: { offset: number; limit: number }) {
+    const packageId = await findPackageId(this.db, ctx.tenantId, packageName);
+    if (!packageId) throw notFound('Package');
+    const { rows, total } = await store.listPackageCustomers(
+      this.db,
+      ctx.tenantId,
+      packageId,
+      page,
+    );
+    const fresh = await Promise.all(
+      rows.map(async ({ constraint, granted_at, via_collection, ...customer }) => ({
+        customer: await applyExpiry(this.db, customer),
+        constraint,
+        granted_at,
+        via_collection,
+      })),
+    );
+    return { rows: fresh, total };
+  }
+
+  async listCollections(ctx: Ctx, customerId: string): Promise<CollectionGrantView[]> {
+    await this.requireCustomer(ctx, customerId);
+    return cgStore.listCollectionGrants(this.db, ctx.tenantId, customerId);
+  }
+
+  /** Grants a whole collection; its packages follow the collection's membership as it changes. */
+  async grantCollection(ctx: Ctx, customerId: string, input: CollectionGrantInput) {
+    await this.requireCustomer(ctx, customerId);
+    const constraint = (input.constraint ?? DEFAULT_CONSTRAINT).trim();
+    const collection = await cgStore.findCollection(this.db, ctx.tenantId, input.collection);
+    const errors: FieldError[] = [];
+    if (!collection) {
+      errors.push({
+        field: 'collection',
+        message: `collection ${input.collection} does not exist`,
+      });
+    }
+    const bad = constraintError('constraint', constraint);
+    if (bad) errors.push(bad);
+    if (!collection || errors.length > 0) throw validationError(errors);
+
+    const [existing] = await cgStore.listCollectionGrants(
+      this.db,
+      ctx.tenantId,
+      customerId,
+      collection.id,
+    );
+    const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
+    await cgStore.upsertCollectionGrant(this.db, {
+      tenant_id: ctx.tenantId,
+      customer_id: customerId,
+      collection_id: collection.id,
+      constraint,
+      granted_at,
+    });
+    for (const name of await cgStore.collectionPackageNames(this.db, ctx.tenantId, collection.id)) {
+      this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
+    }
+    const grant: CollectionGrantView = {
+      slug: collection.slug,
+      name: collection.name,
+      constraint,
+      granted_at,
+    };
+    return { grant, created: existing === undefined };
+  }
+
+  async revokeCollection(ctx: Ctx, customerId: string, slug: string): Promise<void> {
+    await this.requireCustomer(ctx, customerId);
+    const collection = await cgStore.findCollection(this.db, ctx.tenantId, slug);
+    if (!collection) throw notFound('Collection');
+    if (!(await cgStore.deleteCollectionGrant(this.db, ctx.tenantId, customerId, collection.id))) {
+      throw notFound('Collection access');
+    }
+    for (const name of await cgStore.collectionPackageNames(this.db, ctx.tenantId, collection.id)) {
+      this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
+    }
+  }
+
+  private async requireCustomer(ctx: Ctx, customerId: string): Promise<void> {
+    if (!(await customerExists(this.db, ctx.tenantId, customerId))) throw notFound('Customer');
+  }
+
+  private publish(ctx: Ctx, customerId: string, activity: Activity, pkg: string | null): void {
+    this.deps.events.publish({
+      type: 'customer.activity',
+      tenantId: ctx.tenantId,
+      customerId,
+      activity,
+      package: pkg,
+      version: null,
+      at: nowIso(),
+    });
+  }
+}

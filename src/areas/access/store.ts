@@ -1,0 +1,156 @@
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/db/connection.js';
+import type { CustomersTable, GrantsTable } from '../../infra/db/schema.js';
+
+export type GrantRow = Selectable<GrantsTable>;
+
+/** One line of a customer's access list: a direct grant or a package reached by a collection. */
+export interface AccessRow {
+  package: string;
+  constraint: string;
+  granted_at: string;
+  via_collection: string | null;
+}
+
+export type PackageCustomerRow = Selectable<CustomersTable> & {
+  constraint: string;
+  granted_at: string;
+  via_collection: string | null;
+};
+
+const noCollection = sql<string | null>`NULL`;
+
+/** Direct grants and collection grants of one customer or of one package, as one union. */
+function accessUnion(db: Db, tenantId: string, by: { customerId: string } | { packageId: string }) {
+  let direct = db
+    .selectFrom('grants as g')
+    .innerJoin('packages as p', 'p.id', 'g.package_id')
+    .select([
+      'g.customer_id as customer_id',
+      'p.name as package',
+      'g.constraint as constraint',
+      'g.granted_at as granted_at',
+      noCollection.as('via_collection'),
+    ])
+    .where('g.tenant_id', '=', tenantId);
+  let via = db
+    .selectFrom('collection_grants as cg')
+    .innerJoin('collections as c', 'c.id', 'cg.collection_id')
+    .innerJoin('collection_packages as cp', 'cp.collection_id', 'cg.collection_id')
+    .innerJoin('packages as p', 'p.id', 'cp.package_id')
+    .select((eb) => [
+      'cg.customer_id as customer_id',
+      'p.name as package',
+      'cg.constraint as constraint',
+      // Access through a collection starts when both the grant and the membership exist.
+      eb
+        .case()
+        .when('cp.added_at', '>', eb.ref('cg.granted_at'))
+        .then(eb.ref('cp.added_at'))
+        .else(eb.ref('cg.granted_at'))
+        .end()
+        .$castTo<string>()
+        .as('granted_at'),
+      eb.ref('c.slug').$castTo<string | null>().as('via_collection'),
+    ])
+    .where('cg.tenant_id', '=', tenantId);
+  if ('customerId' in by) {
+    direct = direct.where('g.customer_id', '=', by.customerId);
+    via = via.where('cg.customer_id', '=', by.customerId);
+  } else {
+    direct = direct.where('g.package_id', '=', by.packageId);
+    via = via.where('cp.package_id', '=', by.packageId);
+  }
+  return direct.unionAll(via);
+}
+
+/** Sorted by package, the direct grant first, then collections by slug. */
+export async function listCustomerAccess(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+): Promise<AccessRow[]> {
+  return db
+    .selectFrom(accessUnion(db, tenantId, { customerId }).as('a'))
+    .select(['a.package', 'a.constraint', 'a.granted_at', 'a.via_collection'])
+    .orderBy('a.package')
+    .orderBy(sql`coalesce(a.via_collection, '')`)
+    .execute();
+}
+
+/** Reverse lookup: the customers that can reach a package, directly or through collections. */
+export async function listPackageCustomers(
+  db: Db,
+  tenantId: string,
+  packageId: string,
+  page: { offset: number; limit: number },
+): Promise<{ rows: PackageCustomerRow[]; total: number }> {
+  const base = db
+    .selectFrom(accessUnion(db, tenantId, { packageId }).as('a'))
+    .innerJoin('customers as c', 'c.id', 'a.customer_id');
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('c')
+      .select(['a.constraint', 'a.granted_at', 'a.via_collection'])
+      .orderBy('c.name')
+      .orderBy('c.id')
+      .orderBy(sql`coalesce(a.via_collection, '')`)
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** A customer's direct grants with their package names. */
+export async function directGrants(db: Db, tenantId: string, customerId: string) {
+  return db
+    .selectFrom('grants as g')
+    .innerJoin('packages as p', 'p.id', 'g.package_id')
+    .selectAll('g')
+    .select('p.name')
+    .where('g.tenant_id', '=', tenantId)
+    .where('g.customer_id', '=', customerId)
+    .execute();
+}
+
+export async function findGrant(db: Db, tenantId: string, customerId: string, packageId: string) {
+  return db
+    .selectFrom('grants')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .where('package_id', '=', packageId)
+    .executeTakeFirst();
+}
+
+/** Inserts a grant, or updates the constraint and granted_at of an existing one. */
+export async function upsertGrant(db: Db, row: GrantRow): Promise<void> {
+  await db
+    .insertInto('grants')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['customer_id', 'package_id'])
+        .doUpdateSet({ constraint: row.constraint, granted_at: row.granted_at }),
+    )
+    .execute();
+}
+
+export async function deleteGrants(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+  packageIds: string[],
+): Promise<number> {
+  if (packageIds.length === 0) return 0;
+  const result = await db
+    .deleteFrom('grants')
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .where('package_id', 'in', packageIds)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,68 @@
+import { Type } from 'typebox';
+import type { App } from '../../http/app-types.js';
+import {
+  ErrorBodySchema,
+  IdParams,
+  ListOf,
+  PageQuery,
+  pageOf,
+  paging,
+} from '../../http/schemas.js';
+import { presentTeamToken } from './presenter.js';
+import { CreateTeamTokenBody, IssuedTeamTokenSchema, TeamTokenSchema } from './schema.js';
+
+const tags = ['team'];
+const config = { auth: { owner: true } };
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+};
+
+/** Team (CMA) token management: owner-level admins only. */
+export async function teamRoutes(app: App): Promise<void> {
+  const team = app.services.team;
+
+  app.post(
+    '/team/tokens',
+    {
+      config,
+      schema: {
+        tags,
+        body: CreateTeamTokenBody,
+        response: { 201: IssuedTeamTokenSchema, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const { row, plain } = await team.create(req, req.body);
+      return reply.code(201).send({ token: presentTeamToken(row), plain_token: plain });
+    },
+  );
+
+  app.get(
+    '/team/tokens',
+    {
+      config,
+      schema: {
+        tags,
+        querystring: PageQuery,
+        response: { 200: ListOf(TeamTokenSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const { page, perPage, offset } = paging(req.query);
+      const { rows, total } = await team.list(req, { offset, limit: perPage });
+      return pageOf(rows.map(presentTeamToken), total, page, perPage);
+    },
+  );
+
+  app.delete(
+    '/team/tokens/:id',
+    { config, schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
+    async (req, reply) => {
+      await team.revoke(req, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

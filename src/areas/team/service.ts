@@ -1,0 +1,41 @@
+import type { Ctx, Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { notFound } from '../../errors.js';
+import { digest, generateSecret, newId } from '../../infra/crypto.js';
+import { TEAM_TOKEN_PREFIX } from '../auth/service.js';
+import type { CreateTeamTokenInput } from './schema.js';
+import * as store from './store.js';
+import type { TeamTokenRow } from './store.js';
+
+/** CMA tokens (`cma_…`) for the team; only owners reach this service (routes enforce it). */
+export class TeamService {
+  constructor(private readonly deps: Deps) {}
+
+  async list(ctx: Ctx, page: { offset: number; limit: number }) {
+    return store.listTeamTokens(this.deps.db, ctx.tenantId, page);
+  }
+
+  async create(
+    ctx: Ctx,
+    input: CreateTeamTokenInput,
+  ): Promise<{ row: TeamTokenRow; plain: string }> {
+    const plain = generateSecret(TEAM_TOKEN_PREFIX);
+    const row: TeamTokenRow = {
+      id: newId(),
+      tenant_id: ctx.tenantId,
+      name: input.name,
+      level: input.level,
+      token_digest: digest(plain),
+      created_at: nowIso(),
+      last_used_at: null,
+    };
+    await store.insertTeamToken(this.deps.db, row);
+    return { row, plain };
+  }
+
+  async revoke(ctx: Ctx, id: string): Promise<void> {
+    if (!(await store.deleteTeamToken(this.deps.db, ctx.tenantId, id))) {
+      throw notFound('Team token');
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/db/connection.js';
+import type { TeamTokensTable } from '../../infra/db/schema.js';
+
+export type TeamTokenRow = Selectable<TeamTokensTable>;
+
+export async function listTeamTokens(
+  db: Db,
+  tenantId: string,
+  page: { offset: number; limit: number },
+): Promise<{ rows: TeamTokenRow[]; total: number }> {
+  const base = db.selectFrom('team_tokens').where('tenant_id', '=', tenantId);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function insertTeamToken(db: Db, row: TeamTokenRow): Promise<void> {
+  await db.insertInto('team_tokens').values(row).execute();
+}
+
+export async function deleteTeamToken(db: Db, tenantId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('team_tokens')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

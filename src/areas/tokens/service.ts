@@ -1,0 +1,180 @@
+import type { Ctx, Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { conflict, featureNotAvailable, invalid, notFound } from '../../errors.js';
+import { digest, generateSecret, newId } from '../../infra/crypto.js';
+import type { Db } from '../../infra/db/connection.js';
+import { CUSTOMER_TOKEN_PREFIX } from '../auth/service.js';
+import { PACKAGE_SCOPE_RE, customerExists, validationError } from '../access/lookups.js';
+import { signCustomerJwt } from './jwt.js';
+import type { CreateTokenInput, JwtInput } from './schema.js';
+import * as store from './store.js';
+import type { TokenRow } from './store.js';
+
+/** A freshly stored token and its plain value, which exists only in this answer. */
+export interface IssuedToken {
+  row: TokenRow;
+  plain: string;
+}
+
+interface TokenSettings {
+  name: string;
+  scope: string;
+  package_scopes: string;
+  expires_at: string | null;
+}
+
+const DEFAULT_JWT_SECONDS = 3600;
+
+function normalizeScopes(scopes: string[]): string[] {
+  const errors = scopes
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => !PACKAGE_SCOPE_RE.test(s))
+    .map(({ i }) => ({
+      field: `package_scopes.${i}`,
+      message: 'must be a lower-case package name (vendor/name) or vendor wildcard (vendor/*)',
+    }));
+  if (errors.length > 0) throw validationError(errors);
+  return [...new Set(scopes)];
+}
+
+/**
+ * Customer tokens: created with a scope, package scopes and expiry; stored only as a digest.
+ * Rotation replaces the row (new id, new value, same settings) so the old value dies at once.
+ */
+export class TokenService {
+  constructor(private readonly deps: Deps) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  async list(ctx: Ctx, customerId: string, page: { offset: number; limit: number }) {
+    await this.requireCustomer(ctx, customerId);
+    return store.listTokens(this.db, ctx.tenantId, customerId, page);
+  }
+
+  async get(ctx: Ctx, customerId: string, id: string): Promise<TokenRow> {
+    await this.requireCustomer(ctx, customerId);
+    const row = await store.findToken(this.db, ctx.tenantId, customerId, id);
+    if (!row) throw notFound('Token');
+    return row;
+  }
+
+  async create(ctx: Ctx, customerId: string, input: CreateTokenInput): Promise<IssuedToken> {
+    await this.requireCustomer(ctx, customerId);
+    let expiresAt: string | null = null;
+    if (input.expires_at) {
+      if (Date.parse(input.expires_at) <= Date.now()) {
+        throw invalid('expires_at', 'must be in the future');
+      }
+      expiresAt = new Date(input.expires_at).toISOString();
+    }
+    const settings: TokenSettings = {
+      name: input.name,
+      scope: input.scope ?? 'admin',
+      package_scopes: JSON.stringify(normalizeScopes(input.package_scopes ?? [])),
+      expires_at: expiresAt,
+    };
+    const issued = await this.issue(ctx, customerId, settings, this.db);
+    this.publish(ctx, customerId, 'TOKEN_CREATED');
+    return issued;
+  }
+
+  async revoke(ctx: Ctx, customerId: string, id: string): Promise<void> {
+    await this.requireCustomer(ctx, customerId);
+    if (!(await store.deleteToken(this.db, ctx.tenantId, customerId, id))) {
+      throw notFound('Token');
+    }
+    this.publish(ctx, customerId, 'TOKEN_REVOKED');
+  }
+
+  /** New value and new id, same name, scope, package scopes and expiry; one transaction. */
+  async rotate(ctx: Ctx, customerId: string, id: string): Promise<IssuedToken> {
+    const old = await this.get(ctx, customerId, id);
+    if (old.expires_at && Date.parse(old.expires_at) <= Date.now()) {
+      throw conflict('The token has expired; create a new token instead of rotating it');
+    }
+    const issued = await this.db.transaction().execute(async (trx) => {
+      if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
+      return this.issue(ctx, customerId, old, trx);
+    });
+    this.publish(ctx, customerId, 'TOKEN_REVOKED');
+    this.publish(ctx, customerId, 'TOKEN_CREATED');
+    return issued;
+  }
+
+  /** Legacy single token: revoke all, then one admin-scope token named `default`. */
+  async regenerate(ctx: Ctx, customerId: string): Promise<IssuedToken> {
+    await this.requireCustomer(ctx, customerId);
+    const settings = { name: 'default', scope: 'admin', package_scopes: '[]', expires_at: null };
+    const { issued, revoked } = await this.db.transaction().execute(async (trx) => {
+      const revoked = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
+      return { revoked, issued: await this.issue(ctx, customerId, settings, trx) };
+    });
+    if (revoked > 0) this.publish(ctx, customerId, 'TOKEN_REVOKED');
+    this.publish(ctx, customerId, 'TOKEN_CREATED');
+    return issued;
+  }
+
+  /** Legacy: revoke every token of the customer. */
+  async revokeAll(ctx: Ctx, customerId: string): Promise<void> {
+    await this.requireCustomer(ctx, customerId);
+    if ((await store.deleteAllTokens(this.db, ctx.tenantId, customerId)) > 0) {
+      this.publish(ctx, customerId, 'TOKEN_REVOKED');
+    }
+  }
+
+  async issueJwt(ctx: Ctx, customerId: string, input: JwtInput = {}) {
+    const secret = this.deps.config.jwtSecret;
+    if (!secret) throw featureNotAvailable('JWT_SECRET is not configured');
+    await this.requireCustomer(ctx, customerId);
+    return signCustomerJwt(secret, {
+      tenantId: ctx.tenantId,
+      customerId,
+      scope: input.scope ?? 'download',
+      packageScopes: [],
+      expiresInSeconds: input.expires_in ?? DEFAULT_JWT_SECONDS,
+    });
+  }
+
+  private async issue(
+    ctx: Ctx,
+    customerId: string,
+    settings: TokenSettings,
+    db: Db,
+  ): Promise<IssuedToken> {
+    const plain = generateSecret(CUSTOMER_TOKEN_PREFIX);
+    const row: TokenRow = {
+      id: newId(),
+      tenant_id: ctx.tenantId,
+      customer_id: customerId,
+      name: settings.name,
+      scope: settings.scope,
+      package_scopes: settings.package_scopes,
+      token_digest: digest(plain),
+      expires_at: settings.expires_at,
+      created_at: nowIso(),
+      last_used_at: null,
+    };
+    await store.insertToken(db, row);
+    return { row, plain };
+  }
+
+  private async requireCustomer(ctx: Ctx, customerId: string): Promise<void> {
+    if (!(await customerExists(this.db, ctx.tenantId, customerId))) {
+      throw notFound('Customer');
+    }
+  }
+
+  private publish(ctx: Ctx, customerId: string, activity: 'TOKEN_CREATED' | 'TOKEN_REVOKED') {
+    this.deps.events.publish({
+      type: 'customer.activity',
+      tenantId: ctx.tenantId,
+      customerId,
+      activity,
+      package: null,
+      version: null,
+      at: nowIso(),
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/db/connection.js';
+import type { CustomerTokensTable } from '../../infra/db/schema.js';
+
+export type TokenRow = Selectable<CustomerTokensTable>;
+
+export async function listTokens(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+  page: { offset: number; limit: number },
+): Promise<{ rows: TokenRow[]; total: number }> {
+  const base = db
+    .selectFrom('customer_tokens')
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findToken(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+  id: string,
+): Promise<TokenRow | undefined> {
+  return db
+    .selectFrom('customer_tokens')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertToken(db: Db, row: TokenRow): Promise<void> {
+  await db.insertInto('customer_tokens').values(row).execute();
+}
+
+export async function deleteToken(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('customer_tokens')
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Revokes every token of a customer; returns how many there were. */
+export async function deleteAllTokens(db: Db, tenantId: string, customerId: string) {
+  const result = await db
+    .deleteFrom('customer_tokens')
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
