@@ -26,4 +26,11 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-exec npx vitest run "$@"
+mkdir -p .tmp
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest.json "$@" || status=$?
+if [ -f .tmp/vitest.json ]; then
+  node -e 'const r = require("./.tmp/vitest.json");
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);'
+fi
+exit $status
