@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp } from '../../test/helpers.js';
+import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { addSyncedPackage, createCustomer } from '../../test/factories.js';
@@ -116,6 +116,18 @@ describe('composer repository protocol', () => {
     expect((await get('/dist/acme/lib/2.0.0.zip', c.auth)).statusCode).toBe(403);
     expect((await get('/dist/acme/lib/9.9.9.zip', c.auth)).statusCode).toBe(404);
     expect((await get('/dist/acme/lib/..%2F..%2Fetc.zip', c.auth)).statusCode).toBe(404);
+  });
+
+  it('records when a token was last used', async () => {
+    const c = await customer({ 'acme/lib': '*' });
+    const before = await api('GET', `/api/v1/customers/${c.id}/tokens`);
+    expect(before.data[0].last_used_at).toBeNull();
+    await get('/packages.json', c.auth);
+    const after = await waitFor(
+      () => api('GET', `/api/v1/customers/${c.id}/tokens`),
+      (list) => list.data[0].last_used_at !== null,
+    );
+    expect(Date.parse(after.data[0].last_used_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('answers 401, 403 and 404 as the contract says', async () => {

@@ -30,11 +30,12 @@ export class AuthService {
     if (!hasValidChecksum(token, TEAM_TOKEN_PREFIX)) return null;
     const row = await this.deps.db
       .selectFrom('team_tokens')
-      .select(['id', 'level', 'token_digest'])
+      .select(['id', 'level', 'token_digest', 'last_used_at'])
       .where('tenant_id', '=', tenantId)
       .where('token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row || !constantTimeEqual(row.token_digest, tokenDigest)) return null;
+    this.touch('team_tokens', row.id, row.last_used_at);
     return { kind: 'cma', id: row.id, level: row.level as AdminLevel };
   }
 
@@ -54,13 +55,29 @@ export class AuthService {
       .selectFrom('customer_tokens as t')
       .innerJoin('customers as c', 'c.id', 't.customer_id')
       .selectAll('c')
-      .select(['t.id as token_id', 't.scope', 't.package_scopes', 't.expires_at', 't.token_digest'])
+      .select([
+        't.id as token_id',
+        't.scope',
+        't.package_scopes',
+        't.expires_at',
+        't.token_digest',
+        't.last_used_at as token_last_used_at',
+      ])
       .where('t.tenant_id', '=', tenantId)
       .where('t.token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row || !constantTimeEqual(row.token_digest, tokenDigest)) return null;
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) return null;
-    const { token_id, scope, package_scopes, expires_at: _e, token_digest: _d, ...customer } = row;
+    const {
+      token_id,
+      scope,
+      package_scopes,
+      expires_at: _e,
+      token_digest: _d,
+      token_last_used_at,
+      ...customer
+    } = row;
+    this.touch('customer_tokens', token_id, token_last_used_at);
     return {
       customer: await applyExpiry(this.deps.db, customer),
       tokenId: token_id,
@@ -94,5 +111,20 @@ export class AuthService {
       scope: typeof payload.scope === 'string' ? payload.scope : 'download',
       packageScopes: scopes,
     };
+  }
+
+  /**
+   * Records when a token was last used, at most once a minute per token, without making the
+   * request wait; a lost update here only makes last_used_at a little older.
+   */
+  private touch(table: 'customer_tokens' | 'team_tokens', id: string, last: string | null): void {
+    const now = Date.now();
+    if (last && now - Date.parse(last) < 60_000) return;
+    void this.deps.db
+      .updateTable(table)
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', id)
+      .execute()
+      .catch(() => undefined);
   }
 }
