@@ -1,6 +1,6 @@
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../test/helpers.js';
+import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import type { DomainEvent } from '../../infra/events.js';
 import { buildApp } from '../../app.js';
@@ -64,11 +64,16 @@ describe('customer tokens', () => {
       expect.objectContaining({ customerId: id, activity: 'TOKEN_CREATED' }),
     );
 
-    const one = await call('GET', `/customers/${id}/tokens/${body.token.id}`);
-    expect(one.json()).toEqual(body.token);
+    // Authenticating above records last_used_at; everything else is as created.
+    const used = { ...body.token, last_used_at: expect.any(String) };
+    const one = await waitFor(
+      () => call('GET', `/customers/${id}/tokens/${body.token.id}`),
+      (r) => r.json().last_used_at !== null,
+    );
+    expect(one.json()).toEqual(used);
     const list = await call('GET', `/customers/${id}/tokens`);
     expect(list.json()).toEqual({
-      data: [body.token],
+      data: [used],
       pagination: { page: 1, per_page: 25, total: 1, total_pages: 1 },
     });
     expect(list.body).not.toContain(body.plain_token);
