@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { mapError } from './http/error-mapper.js';
 import { authenticateAdminRequest } from './http/auth.js';
+import { invalidateCachesOnWrite } from './http/cache-invalidation.js';
 import type { App } from './http/app-types.js';
 import type { Services } from './services.js';
 import { customerRoutes } from './areas/customers/routes.js';
@@ -51,6 +52,8 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
       request.body = {};
     }
   });
+
+  app.addHook('onSend', invalidateCachesOnWrite);
 
   app.setErrorHandler((err, request, reply) => {
     const mapped = mapError(err);

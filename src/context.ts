@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Db, Dialect } from './infra/db/connection.js';
+import type { CacheGeneration } from './infra/cache-generation.js';
 import type { EventBus } from './infra/events.js';
 import type { ArchiveStorage } from './infra/storage/storage.js';
 
@@ -28,6 +29,8 @@ export interface Deps {
   config: Readonly<Config>;
   storage: ArchiveStorage;
   events: EventBus;
+  /** Moves on every change visible to Composer clients; caches key on it. */
+  generations: CacheGeneration;
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -4,6 +4,7 @@ import type { Deps } from './context.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { MemoryEventBus } from './infra/events.js';
+import { CacheGeneration } from './infra/cache-generation.js';
 import { FsStorage } from './infra/storage/fs-storage.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
 import { createServices } from './services.js';
@@ -29,14 +30,18 @@ export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
       config,
       storage: new FsStorage(path.join(config.dataDir, 'archives')),
       events: new MemoryEventBus(),
+      generations: new CacheGeneration(handle.db),
     };
     const admin = await ensureAdminToken(handle.db, DEFAULT_TENANT_ID, config.adminToken);
     const services = createServices(deps, admin.digest);
+    await deps.generations.poll();
+    deps.generations.start();
     return {
       services,
       describe: handle.describe,
       generatedAdminToken: admin.generated,
       close: async () => {
+        deps.generations.stop();
         await services.worker.stop();
         await handle.db.destroy();
       },

@@ -1,30 +1,30 @@
-import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../http/app-types.js';
 import { featureNotAvailable, notFound } from '../errors.js';
 import { customerSecret } from './credentials.js';
 import type { MetadataKind } from './metadata.js';
+import { digest } from '../infra/crypto.js';
+import type { CustomerPrincipal } from '../areas/auth/service.js';
+import { ResponseCache, render } from './response-cache.js';
+import type { RenderedDocument } from './response-cache.js';
 
 const hidden = { hide: true };
 
-function sendCacheable(
+function sendRendered(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: unknown,
-  lastModified: Date,
+  doc: RenderedDocument,
 ): FastifyReply {
-  const json = JSON.stringify(body);
-  const etag = `"${crypto.createHash('sha1').update(json).digest('hex')}"`;
-  const seconds = Math.floor(lastModified.getTime() / 1000) * 1000;
-  reply.header('last-modified', new Date(seconds).toUTCString()).header('etag', etag);
+  const seconds = doc.lastModified.getTime();
+  reply.header('last-modified', doc.lastModified.toUTCString()).header('etag', doc.etag);
   const inm = request.headers['if-none-match'];
   const ims = request.headers['if-modified-since'];
   const fresh = inm
-    ? inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)
+    ? inm.split(',').some((t) => t.trim().replace(/^W\//, '') === doc.etag)
     : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Date.parse(ims) >= seconds;
   if (fresh) return reply.code(304).send();
-  return reply.type('application/json').send(json);
+  return reply.type('application/json').send(doc.json);
 }
 
 /** The Composer v2 repository: root, p2 metadata, archives, notify-batch. */
@@ -32,11 +32,30 @@ export async function composerRoutes(app: App): Promise<void> {
   const composer = app.services.composer;
   const { baseUrl, edition } = app.services.deps.config;
 
+  const cache = composer.responses;
   const principalOf = (req: FastifyRequest) =>
     composer.authenticate(req.tenantId, customerSecret(req));
 
-  app.get('/packages.json', { schema: hidden }, async (req, reply) => {
-    const principal = await principalOf(req);
+  /** Answers from the per-token cache, or computes, caches and answers. */
+  async function cached(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    what: string,
+    compute: (principal: CustomerPrincipal) => Promise<{ body: unknown; lastModified: Date }>,
+  ): Promise<FastifyReply> {
+    const secret = customerSecret(req);
+    const key = ResponseCache.key(req.tenantId, digest(secret), what);
+    const hit = cache.get(req.tenantId, key);
+    if (hit) return sendRendered(req, reply, hit);
+    const generation = cache.generation(req.tenantId);
+    const principal = await composer.authenticate(req.tenantId, secret);
+    const { body, lastModified } = await compute(principal);
+    const doc = render(body, lastModified);
+    cache.set(generation, key, doc, [principal.expiresAt, principal.customer.access_expires_at]);
+    return sendRendered(req, reply, doc);
+  }
+
+  const rootDocument = async (principal: CustomerPrincipal) => {
     const root: Record<string, unknown> = {
       packages: {},
       'metadata-url': '/p2/%package%.json',
@@ -50,8 +69,12 @@ export async function composerRoutes(app: App): Promise<void> {
         'api-url': `${baseUrl}/api/security-advisories/`,
       };
     }
-    return reply.header('cache-control', 'no-cache').send(root);
-  });
+    return { body: root, lastModified: new Date() };
+  };
+
+  app.get('/packages.json', { schema: hidden }, async (req, reply) =>
+    cached(req, reply, 'root', rootDocument),
+  );
 
   app.get(
     '/p2/:vendor/:file',
@@ -64,11 +87,11 @@ export async function composerRoutes(app: App): Promise<void> {
     async (req, reply) => {
       const match = /^(.+?)(~dev)?\.json$/.exec(req.params.file);
       if (!match?.[1]) throw notFound(`Metadata file ${req.params.vendor}/${req.params.file}`);
-      const principal = await principalOf(req);
       const name = `${req.params.vendor}/${match[1]}`.toLowerCase();
       const kind: MetadataKind = match[2] ? 'dev' : 'tags';
-      const doc = await composer.packageDocument(principal, name, kind, baseUrl);
-      return sendCacheable(req, reply, doc.body, doc.lastModified);
+      return cached(req, reply, `p2\n${name}\n${kind}`, (principal) =>
+        composer.packageDocument(principal, name, kind, baseUrl),
+      );
     },
   );
 
@@ -117,7 +140,9 @@ export async function composerRoutes(app: App): Promise<void> {
   );
 
   // Composer reports installs here; archives are already counted when served.
-  app.post('/downloads/', { schema: hidden }, async (_req, reply) => reply.code(204).send());
+  app.post('/downloads/', { schema: hidden, config: { cacheNeutral: true } }, async (_req, reply) =>
+    reply.code(204).send(),
+  );
 
   // Composer posts `packages[0]=a/b&packages[1]=c/d` (PHP http_build_query).
   app.addContentTypeParser(
@@ -133,15 +158,19 @@ export async function composerRoutes(app: App): Promise<void> {
   );
 
   // No advisories are known yet: every asked-for package gets an empty list, so audits pass.
-  app.post('/api/security-advisories/', { schema: hidden }, async (req) => {
-    if (edition === 'community') {
-      throw featureNotAvailable('Security advisories need the Pro edition or higher');
-    }
-    await principalOf(req);
-    const body = (req.body ?? {}) as { packages?: unknown };
-    const names = Array.isArray(body.packages)
-      ? body.packages.filter((n): n is string => typeof n === 'string')
-      : [];
-    return { advisories: Object.fromEntries(names.map((n) => [n, []])) };
-  });
+  app.post(
+    '/api/security-advisories/',
+    { schema: hidden, config: { cacheNeutral: true } },
+    async (req) => {
+      if (edition === 'community') {
+        throw featureNotAvailable('Security advisories need the Pro edition or higher');
+      }
+      await principalOf(req);
+      const body = (req.body ?? {}) as { packages?: unknown };
+      const names = Array.isArray(body.packages)
+        ? body.packages.filter((n): n is string => typeof n === 'string')
+        : [];
+      return { advisories: Object.fromEntries(names.map((n) => [n, []])) };
+    },
+  );
 }

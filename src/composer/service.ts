@@ -10,6 +10,7 @@ import type { MetadataKind, StoredEntry, VersionEntry } from './metadata.js';
 import { scopeAllows } from './package-scopes.js';
 import { customerPackageAccess, frozenVersions } from './visibility.js';
 import { UsageService } from './usage.js';
+import { ResponseCache } from './response-cache.js';
 
 const DOWNLOAD_SCOPES = new Set(['admin', 'developer', 'download']);
 
@@ -40,12 +41,15 @@ export function distPath(name: string, normalized: string): string {
 /** The Composer repository as one customer token sees it (service.md access rules 1-5). */
 export class ComposerService {
   readonly usage: UsageService;
+  /** Rendered root and p2 answers per token (see ResponseCache). */
+  readonly responses: ResponseCache;
 
   constructor(
     private readonly deps: Deps,
     private readonly auth: AuthService,
   ) {
     this.usage = new UsageService(deps);
+    this.responses = new ResponseCache(deps.generations);
   }
 
   /** 401 for bad credentials, 403 for a token or customer that may not download. */

@@ -13,6 +13,8 @@ export interface CustomerPrincipal {
   tokenId: string;
   scope: string;
   packageScopes: string[];
+  /** When the token (or JWT) stops being valid, if ever. */
+  expiresAt: string | null;
 }
 
 /** Resolves bearer and basic credentials to actors. Compares digests only, in constant time. */
@@ -72,7 +74,7 @@ export class AuthService {
       token_id,
       scope,
       package_scopes,
-      expires_at: _e,
+      expires_at,
       token_digest: _d,
       token_last_used_at,
       ...customer
@@ -83,6 +85,7 @@ export class AuthService {
       tokenId: token_id,
       scope,
       packageScopes: JSON.parse(package_scopes) as string[],
+      expiresAt: expires_at,
     };
   }
 
@@ -110,6 +113,8 @@ export class AuthService {
       tokenId: `jwt:${payload.jti ?? 'anonymous'}`,
       scope: typeof payload.scope === 'string' ? payload.scope : 'download',
       packageScopes: scopes,
+      expiresAt:
+        typeof payload.exp === 'number' ? new Date(payload.exp * 1000).toISOString() : null,
     };
   }
 

@@ -58,6 +58,7 @@ export class SyncService {
       .execute();
     try {
       const result = await this.syncPackage(pkg);
+      await this.deps.generations.bump(pkg.tenant_id);
       this.publish(pkg, 'ok', result, null);
       return result;
     } catch (err) {

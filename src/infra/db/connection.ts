@@ -7,6 +7,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from './schema.js';
 import * as initial from './migrations/2026-11-22-initial.js';
+import * as cacheGenerations from './migrations/2026-11-22-cache-generations.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,6 +18,7 @@ pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-initial': initial,
+  '2026-11-22-cache-generations': cacheGenerations,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -20,6 +20,7 @@ export interface Database {
   tasks: TasksTable;
   downloads: DownloadsTable;
   usage_counters: UsageCountersTable;
+  cache_generations: CacheGenerationsTable;
 }
 
 export const DEFAULT_TENANT_ID = 'default';
@@ -194,4 +195,9 @@ export interface UsageCountersTable {
   metric: string;
   period: string;
   value: number;
+}
+
+export interface CacheGenerationsTable {
+  tenant_id: string;
+  generation: number;
 }

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
+import type { TestApp } from '../../test/helpers.js';
+import { GitFixture } from '../../test/fixtures/git-repo.js';
+import { addSyncedPackage, createCustomer, waitForSync } from '../../test/factories.js';
+import { buildApp } from '../app.js';
+import { openRuntime } from '../runtime.js';
+
+let t: TestApp;
+let repo: GitFixture;
+
+async function api(method: string, url: string, payload?: unknown) {
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: t.admin,
+    payload: payload as object,
+  });
+  if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
+  return res.statusCode === 204 ? null : res.json();
+}
+
+async function customer(token: Record<string, unknown> = {}) {
+  const c = await createCustomer(t, `C${Math.random().toString(36).slice(2, 8)}`);
+  await api('POST', `/api/v1/customers/${c.id}/packages`, {
+    package: 'acme/cached',
+    constraint: '*',
+  });
+  const created = await api('POST', `/api/v1/customers/${c.id}/tokens`, { name: 't', ...token });
+  return {
+    id: c.id,
+    tokenId: created.token.id as string,
+    auth: { authorization: basicAuth(created.plain_token) },
+  };
+}
+
+const p2 = (auth: Record<string, string>, app = t.app) =>
+  app.inject({ url: '/p2/acme/cached.json', headers: auth });
+const versions = (res: { json(): { packages: Record<string, { version: string }[]> } }) =>
+  (res.json().packages['acme/cached'] ?? []).map((v) => v.version);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  repo = new GitFixture('acme/cached');
+  repo.release('1.0.0');
+  await addSyncedPackage(t, 'acme/cached', repo.url);
+});
+afterAll(async () => {
+  await t.close();
+  repo.remove();
+});
+
+describe('cached Composer answers never outlive what they depend on', () => {
+  it('stops serving a revoked token at once', async () => {
+    const c = await customer();
+    expect((await p2(c.auth)).statusCode).toBe(200);
+    expect((await p2(c.auth)).statusCode).toBe(200);
+    await api('DELETE', `/api/v1/customers/${c.id}/tokens/${c.tokenId}`);
+    expect((await p2(c.auth)).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/packages.json', headers: c.auth })).statusCode).toBe(401);
+  });
+
+  it('follows suspension, yanking and a sync by the worker', async () => {
+    const c = await customer();
+    expect(versions(await p2(c.auth))).toEqual(['1.0.0']);
+    await api('POST', '/api/v1/packages/acme/cached/yank/1.0.0');
+    expect(versions(await p2(c.auth))).toEqual([]);
+    await api('POST', '/api/v1/packages/acme/cached/unyank/1.0.0');
+    repo.release('1.1.0');
+    await api('POST', '/api/v1/packages/acme/cached/sync');
+    await waitForSync(t, 'acme/cached');
+    expect(versions(await p2(c.auth))).toEqual(['1.1.0', '1.0.0']);
+    await api('POST', `/api/v1/customers/${c.id}/suspend`);
+    expect((await p2(c.auth)).statusCode).toBe(403);
+  });
+
+  it('stops serving a token when it expires', async () => {
+    const c = await customer({ expires_at: new Date(Date.now() + 1500).toISOString() });
+    expect((await p2(c.auth)).statusCode).toBe(200);
+    await waitFor(
+      () => p2(c.auth),
+      (res) => res.statusCode === 401,
+      { timeoutMs: 10_000 },
+    );
+  });
+
+  it('hears about a change made by another node on the same database', async () => {
+    const c = await customer();
+    const other = await openRuntime(t.config);
+    const otherApp = await buildApp({ services: other.services });
+    try {
+      expect((await p2(c.auth)).statusCode).toBe(200);
+      const revoked = await otherApp.inject({
+        method: 'DELETE',
+        url: `/api/v1/customers/${c.id}/tokens/${c.tokenId}`,
+        headers: t.admin,
+      });
+      expect(revoked.statusCode).toBe(204);
+      await waitFor(
+        () => p2(c.auth),
+        (res) => res.statusCode === 401,
+        { timeoutMs: 5_000 },
+      );
+    } finally {
+      await otherApp.close();
+      await other.close();
+    }
+  });
+});

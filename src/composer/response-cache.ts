@@ -1,0 +1,65 @@
+import crypto from 'node:crypto';
+import type { CacheGeneration } from '../infra/cache-generation.js';
+
+/** A rendered metadata answer: what the route sends, and what makes it conditional. */
+export interface RenderedDocument {
+  json: string;
+  etag: string;
+  lastModified: Date;
+}
+
+interface Entry extends RenderedDocument {
+  generation: number;
+  /** The token or customer access expires then; past it the answer must be recomputed. */
+  validUntil: number;
+}
+
+const MAX_ENTRIES = 50_000;
+
+export function render(body: unknown, lastModified: Date): RenderedDocument {
+  const json = JSON.stringify(body);
+  const etag = `"${crypto.createHash('sha1').update(json).digest('hex')}"`;
+  return { json, etag, lastModified: new Date(Math.floor(lastModified.getTime() / 1000) * 1000) };
+}
+
+/**
+ * Rendered root and p2 answers per token, so a repeated request (the common case: every
+ * `composer update` of every customer) touches neither the database nor the JSON encoder.
+ * Entries die with the tenant's cache generation, which every relevant change moves.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly generations: CacheGeneration) {}
+
+  static key(tenantId: string, secretDigest: string, what: string): string {
+    return `${tenantId}\n${secretDigest}\n${what}`;
+  }
+
+  get(tenantId: string, key: string): RenderedDocument | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (entry.generation !== this.generations.current(tenantId) || Date.now() >= entry.validUntil) {
+      this.entries.delete(key);
+      return null;
+    }
+    return entry;
+  }
+
+  /** The generation to stamp on an answer computed from here on. */
+  generation(tenantId: string): number {
+    return this.generations.current(tenantId);
+  }
+
+  set(generation: number, key: string, doc: RenderedDocument, validUntil: (string | null)[]): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    const limits = validUntil
+      .map((iso) => (iso ? Date.parse(iso) : Number.NaN))
+      .filter((t) => !Number.isNaN(t));
+    this.entries.set(key, {
+      ...doc,
+      generation,
+      validUntil: limits.length > 0 ? Math.min(...limits) : Number.POSITIVE_INFINITY,
+    });
+  }
+}

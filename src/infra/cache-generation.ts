@@ -1,0 +1,58 @@
+import type { Db } from './db/connection.js';
+
+/**
+ * A per-tenant counter that moves whenever something visible on the Composer surface changes,
+ * so in-memory caches know when to drop what they hold. A change made in this process is seen at
+ * once; one made by another process or node (a worker's sync) is picked up by polling the
+ * database, within `pollMs`.
+ */
+export class CacheGeneration {
+  private readonly local = new Map<string, number>();
+  private readonly seenInDb = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pollMs = 1000,
+  ) {}
+
+  current(tenantId: string): number {
+    return this.local.get(tenantId) ?? 0;
+  }
+
+  /** Invalidates this process's caches now and tells other processes through the database. */
+  async bump(tenantId: string): Promise<void> {
+    this.local.set(tenantId, this.current(tenantId) + 1);
+    await this.db
+      .insertInto('cache_generations')
+      .values({ tenant_id: tenantId, generation: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('tenant_id')
+          .doUpdateSet((eb) => ({ generation: eb('cache_generations.generation', '+', 1) })),
+      )
+      .execute();
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.poll().catch(() => undefined), this.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  async poll(): Promise<void> {
+    const rows = await this.db.selectFrom('cache_generations').selectAll().execute();
+    for (const row of rows) {
+      const generation = Number(row.generation);
+      if (this.seenInDb.get(row.tenant_id) !== generation) {
+        this.seenInDb.set(row.tenant_id, generation);
+        this.local.set(row.tenant_id, this.current(row.tenant_id) + 1);
+      }
+    }
+  }
+}
