@@ -360,9 +360,11 @@ async function main(): Promise<void> {
       run.profileSkipMs = performance.now() - run.server.startedAt;
       await measure({ ...run.load, seconds: s.warmupSeconds });
     }
-    // Interleaved, so drift of the machine over time does not favour one catalogue.
+    // Interleaved, and in alternating order, so neither drift of the machine over time nor
+    // whatever runs right after a load (here the second measurement was ~25% slower, whichever
+    // catalogue it was) favours one catalogue.
     for (let round = 1; round <= s.rounds; round++) {
-      for (const run of served) {
+      for (const run of round % 2 === 1 ? served : [...served].reverse()) {
         const result = await measure(run.load);
         run.rounds.push(result);
         item(`round ${round}, ${fmt.int(run.catalogue.packages)} packages`, loadLine(result));

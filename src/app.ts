@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify from 'fastify';
 import type { FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -12,6 +13,7 @@ import type { Services } from './services.js';
 import { customerRoutes } from './areas/customers/routes.js';
 import { packageRoutes } from './areas/packages/routes.js';
 import { composerRoutes } from './composer/routes.js';
+import { createP2FastPath } from './composer/fast-path.js';
 import { areaRoutes } from './areas/registry.js';
 
 export interface BuildAppOptions {
@@ -22,22 +24,24 @@ export interface BuildAppOptions {
 /** Builds the HTTP app from its parts; listening happens elsewhere so tests can inject. */
 export async function buildApp({ services, logger = false }: BuildAppOptions): Promise<App> {
   const { config } = services.deps;
+  const p2FastPath = createP2FastPath(services.composer.responses);
   const app = Fastify({
     logger,
+    serverFactory: (handler) =>
+      http.createServer((req, res) => {
+        if (!p2FastPath(req, res)) handler(req, res);
+      }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: true,
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', services);
+  app.decorate('p2FastPath', p2FastPath);
   app.decorateRequest('tenantId', DEFAULT_TENANT_ID);
+  // Set by the admin authentication hook; the Composer routes carry their principal themselves.
   app.decorateRequest('actor', null as never);
   app.decorateRequest('customerPrincipal', null);
-  app.addHook('onRequest', async (request) => {
-    request.tenantId = DEFAULT_TENANT_ID;
-    request.actor = { kind: 'system', id: null };
-    request.customerPrincipal = null;
-  });
 
   // An empty body with a JSON content type means "no body" (curl users send the header always).
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -46,15 +50,6 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
     if (text.trim() === '') return done(null, undefined);
     return parseJson(req, text, done);
   });
-  // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') {
-      request.body = {};
-    }
-  });
-
-  app.addHook('onSend', invalidateCachesOnWrite);
-
   app.setErrorHandler((err, request, reply) => {
     const mapped = mapError(err);
     if (mapped.internal) request.log.error({ err }, 'request failed');
@@ -80,10 +75,17 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // The Composer surface runs in its own context, free of the admin API's hooks: it is the
+  // hot path, and it authenticates and authorizes per route.
   await app.register(composerRoutes);
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticateAdminRequest);
+      // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
+      api.addHook('preValidation', async (request) => {
+        if (request.body === undefined && request.method !== 'GET') request.body = {};
+      });
+      api.addHook('onSend', invalidateCachesOnWrite);
       await api.register(customerRoutes);
       await api.register(packageRoutes);
       for (const routes of areaRoutes) await api.register(routes);

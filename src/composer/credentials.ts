@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -7,8 +6,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  * The customer secret a Composer request carries: HTTP Basic with the username `token`, or a
  * Bearer token. Malformed headers are a 401 with a message saying what is wrong.
  */
-export function customerSecret(request: FastifyRequest): string {
-  const header = request.headers.authorization;
+export function customerSecret(header: string | undefined): string {
   if (!header) throw unauthorized('Credentials are required: use HTTP Basic with username "token"');
   const [scheme = '', value = ''] = header.trim().split(/\s+/, 2);
   if (/^bearer$/i.test(scheme) && value) return value;

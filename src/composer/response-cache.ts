@@ -3,9 +3,13 @@ import type { CacheGeneration } from '../infra/cache-generation.js';
 
 /** A rendered metadata answer: what the route sends, and what makes it conditional. */
 export interface RenderedDocument {
-  json: string;
+  /** The encoded body, ready for the socket. */
+  body: Buffer;
   etag: string;
-  lastModified: Date;
+  /** Milliseconds, whole seconds (HTTP dates have no finer precision). */
+  lastModifiedMs: number;
+  /** The Last-Modified header value. */
+  lastModified: string;
 }
 
 interface Entry extends RenderedDocument {
@@ -17,9 +21,28 @@ interface Entry extends RenderedDocument {
 const MAX_ENTRIES = 50_000;
 
 export function render(body: unknown, lastModified: Date): RenderedDocument {
-  const json = JSON.stringify(body);
-  const etag = `"${crypto.createHash('sha1').update(json).digest('hex')}"`;
-  return { json, etag, lastModified: new Date(Math.floor(lastModified.getTime() / 1000) * 1000) };
+  const bytes = Buffer.from(JSON.stringify(body));
+  const etag = `"${crypto.createHash('sha1').update(bytes).digest('hex')}"`;
+  const lastModifiedMs = Math.floor(lastModified.getTime() / 1000) * 1000;
+  return {
+    body: bytes,
+    etag,
+    lastModifiedMs,
+    lastModified: new Date(lastModifiedMs).toUTCString(),
+  };
+}
+
+/** True when the client's cached copy (If-None-Match, else If-Modified-Since) is current. */
+export function isFresh(
+  ifNoneMatch: string | undefined,
+  ifModifiedSince: string | undefined,
+  doc: RenderedDocument,
+): boolean {
+  if (ifNoneMatch)
+    return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === doc.etag);
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return !Number.isNaN(since) && since >= doc.lastModifiedMs;
 }
 
 /**

@@ -6,8 +6,9 @@ import { customerSecret } from './credentials.js';
 import type { MetadataKind } from './metadata.js';
 import { digest } from '../infra/crypto.js';
 import type { CustomerPrincipal } from '../areas/auth/service.js';
-import { ResponseCache, render } from './response-cache.js';
+import { ResponseCache, isFresh, render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
+import { p2CacheKey } from './fast-path.js';
 
 const hidden = { hide: true };
 
@@ -16,15 +17,10 @@ function sendRendered(
   reply: FastifyReply,
   doc: RenderedDocument,
 ): FastifyReply {
-  const seconds = doc.lastModified.getTime();
-  reply.header('last-modified', doc.lastModified.toUTCString()).header('etag', doc.etag);
-  const inm = request.headers['if-none-match'];
-  const ims = request.headers['if-modified-since'];
-  const fresh = inm
-    ? inm.split(',').some((t) => t.trim().replace(/^W\//, '') === doc.etag)
-    : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Date.parse(ims) >= seconds;
-  if (fresh) return reply.code(304).send();
-  return reply.type('application/json').send(doc.json);
+  reply.header('last-modified', doc.lastModified).header('etag', doc.etag);
+  const { 'if-none-match': inm, 'if-modified-since': ims } = request.headers;
+  if (isFresh(inm, ims, doc)) return reply.code(304).send();
+  return reply.header('content-type', 'application/json').send(doc.body);
 }
 
 /** The Composer v2 repository: root, p2 metadata, archives, notify-batch. */
@@ -34,7 +30,7 @@ export async function composerRoutes(app: App): Promise<void> {
 
   const cache = composer.responses;
   const principalOf = (req: FastifyRequest) =>
-    composer.authenticate(req.tenantId, customerSecret(req));
+    composer.authenticate(req.tenantId, customerSecret(req.headers.authorization));
 
   /** Answers from the per-token cache, or computes, caches and answers. */
   async function cached(
@@ -43,8 +39,9 @@ export async function composerRoutes(app: App): Promise<void> {
     what: string,
     compute: (principal: CustomerPrincipal) => Promise<{ body: unknown; lastModified: Date }>,
   ): Promise<FastifyReply> {
-    const secret = customerSecret(req);
+    const secret = customerSecret(req.headers.authorization);
     const key = ResponseCache.key(req.tenantId, digest(secret), what);
+    // Requests that reach here missed the fast path (see fast-path.ts) or are not p2.
     const hit = cache.get(req.tenantId, key);
     if (hit) return sendRendered(req, reply, hit);
     const generation = cache.generation(req.tenantId);
@@ -89,7 +86,7 @@ export async function composerRoutes(app: App): Promise<void> {
       if (!match?.[1]) throw notFound(`Metadata file ${req.params.vendor}/${req.params.file}`);
       const name = `${req.params.vendor}/${match[1]}`.toLowerCase();
       const kind: MetadataKind = match[2] ? 'dev' : 'tags';
-      return cached(req, reply, `p2\n${name}\n${kind}`, (principal) =>
+      return cached(req, reply, p2CacheKey(name, kind), (principal) =>
         composer.packageDocument(principal, name, kind, baseUrl),
       );
     },
@@ -140,9 +137,7 @@ export async function composerRoutes(app: App): Promise<void> {
   );
 
   // Composer reports installs here; archives are already counted when served.
-  app.post('/downloads/', { schema: hidden, config: { cacheNeutral: true } }, async (_req, reply) =>
-    reply.code(204).send(),
-  );
+  app.post('/downloads/', { schema: hidden }, async (_req, reply) => reply.code(204).send());
 
   // Composer posts `packages[0]=a/b&packages[1]=c/d` (PHP http_build_query).
   app.addContentTypeParser(
@@ -158,19 +153,15 @@ export async function composerRoutes(app: App): Promise<void> {
   );
 
   // No advisories are known yet: every asked-for package gets an empty list, so audits pass.
-  app.post(
-    '/api/security-advisories/',
-    { schema: hidden, config: { cacheNeutral: true } },
-    async (req) => {
-      if (edition === 'community') {
-        throw featureNotAvailable('Security advisories need the Pro edition or higher');
-      }
-      await principalOf(req);
-      const body = (req.body ?? {}) as { packages?: unknown };
-      const names = Array.isArray(body.packages)
-        ? body.packages.filter((n): n is string => typeof n === 'string')
-        : [];
-      return { advisories: Object.fromEntries(names.map((n) => [n, []])) };
-    },
-  );
+  app.post('/api/security-advisories/', { schema: hidden }, async (req) => {
+    if (edition === 'community') {
+      throw featureNotAvailable('Security advisories need the Pro edition or higher');
+    }
+    await principalOf(req);
+    const body = (req.body ?? {}) as { packages?: unknown };
+    const names = Array.isArray(body.packages)
+      ? body.packages.filter((n): n is string => typeof n === 'string')
+      : [];
+    return { advisories: Object.fromEntries(names.map((n) => [n, []])) };
+  });
 }

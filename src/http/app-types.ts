@@ -11,6 +11,8 @@ import type { Services } from '../services.js';
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Answers p2 cache hits before routing (src/composer/fast-path.ts). */
+    p2FastPath: { hits: number };
   }
 }
 

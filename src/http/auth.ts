@@ -42,6 +42,7 @@ export async function authenticateAdminRequest(
   _reply: FastifyReply,
 ): Promise<void> {
   const auth = request.routeOptions.config.auth ?? {};
+  request.actor = { kind: 'system', id: null };
   if (auth.public) return;
   const token = bearerToken(request);
   if (!token) throw unauthorized('Missing bearer token');

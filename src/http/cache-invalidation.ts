@@ -1,16 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A write route that changes nothing Composer clients see (e.g. install notifications). */
-    cacheNeutral?: boolean;
-  }
-}
-
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Every successful write (REST, GraphQL, webhooks) moves the tenant's cache generation before
+ * Every successful write of the admin API (and later GraphQL, webhooks) moves the tenant's cache generation before
  * the answer leaves, so a client that saw "token rotated" can never be served from a cache
  * that still trusts the old value. One hook instead of a call in every service method.
  */
@@ -19,11 +12,7 @@ export async function invalidateCachesOnWrite(
   reply: FastifyReply,
   payload: unknown,
 ): Promise<unknown> {
-  if (
-    !READS.has(request.method) &&
-    reply.statusCode < 400 &&
-    !request.routeOptions.config.cacheNeutral
-  ) {
+  if (!READS.has(request.method) && reply.statusCode < 400) {
     await request.server.services.deps.generations.bump(request.tenantId);
   }
   return payload;
