@@ -1,12 +1,21 @@
 import crypto from 'node:crypto';
 import type { ArchiveStorage } from '../../infra/storage/storage.js';
-import { archiveZip } from '../../infra/git/index.js';
+import { archiveZip, archiveZips } from '../../infra/git/index.js';
 
 export interface BuiltArchive {
   key: string;
   shasum: string;
   size: number;
 }
+
+export interface ArchiveJob {
+  key: string;
+  commit: string;
+  subdir?: string;
+}
+
+/** Commits zipped per batch: bounds the memory and temp space one batch holds. */
+const BATCH = 200;
 
 /** Storage key of the zip of one commit (and subfolder) of a package. */
 export function archiveKey(tenantId: string, packageId: string, commit: string, subdir = '') {
@@ -17,28 +26,41 @@ export function archiveKey(tenantId: string, packageId: string, commit: string, 
 }
 
 /**
- * Builds the zips of many commits with a few git processes at a time. Zips are deterministic,
- * so a commit's key always holds the same bytes and SHA-1.
+ * Builds and stores the zips of many commits. Zips are deterministic, so a key always holds the
+ * same bytes and SHA-1. Whole-tree zips are made in batches by one launcher process each.
  */
 export async function buildArchives(
   storage: ArchiveStorage,
   gitDir: string,
-  jobs: { key: string; commit: string; subdir?: string }[],
-  opts: { timeoutMs: number; concurrency?: number },
+  jobs: ArchiveJob[],
+  opts: { timeoutMs: number },
 ): Promise<Map<string, BuiltArchive>> {
   const built = new Map<string, BuiltArchive>();
-  const queue = [...new Map(jobs.map((j) => [j.key, j])).values()];
-  const worker = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) {
-      const zip = await archiveZip(gitDir, job.commit, {
-        subdir: job.subdir,
-        timeoutMs: opts.timeoutMs,
-      });
-      await storage.put(job.key, zip);
-      const shasum = crypto.createHash('sha1').update(zip).digest('hex');
-      built.set(job.key, { key: job.key, shasum, size: zip.length });
-    }
+  const unique = [...new Map(jobs.map((j) => [j.key, j])).values()];
+  const store = async (job: ArchiveJob, zip: Buffer) => {
+    await storage.put(job.key, zip);
+    const shasum = crypto.createHash('sha1').update(zip).digest('hex');
+    built.set(job.key, { key: job.key, shasum, size: zip.length });
   };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
+  const whole = unique.filter((j) => !j.subdir);
+  for (let i = 0; i < whole.length; i += BATCH) {
+    const batch = whole.slice(i, i + BATCH);
+    const zips = await archiveZips(
+      gitDir,
+      batch.map((j) => j.commit),
+      { timeoutMs: opts.timeoutMs },
+    );
+    for (const job of batch) {
+      const zip = zips.get(job.commit);
+      if (!zip) throw new Error(`git archive produced no zip for ${job.commit}`);
+      await store(job, zip);
+    }
+  }
+  for (const job of unique.filter((j) => j.subdir)) {
+    await store(
+      job,
+      await archiveZip(gitDir, job.commit, { subdir: job.subdir, timeoutMs: opts.timeoutMs }),
+    );
+  }
   return built;
 }

@@ -64,13 +64,26 @@ export interface RunResult {
 
 export function runGit(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
   const fullArgs = opts.gitDir === undefined ? [...args] : [`--git-dir=${opts.gitDir}`, ...args];
-  const command = ['git', ...fullArgs];
-  const timeoutMs = Math.max(1, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const label = `git ${args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? ''}`.trim();
+  return runProcess('git', fullArgs, label, opts);
+}
+
+/**
+ * Runs a program (git, or a launcher of many git processes such as xargs) with git's safe
+ * environment, its own process group and a timeout that kills the whole group.
+ */
+export function runProcess(
+  program: string,
+  fullArgs: readonly string[],
+  label: string,
+  opts: RunOptions = {},
+): Promise<RunResult> {
+  const command = [program, ...fullArgs];
+  const timeoutMs = Math.max(1, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
   return new Promise<RunResult>((resolve, reject) => {
     // Own process group, so a timeout can kill helpers (git-remote-http, ssh) too; no controlling tty.
-    const child = spawn('git', fullArgs, {
+    const child = spawn(program, fullArgs, {
       env: gitEnv(opts.env),
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: true,

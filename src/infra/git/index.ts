@@ -10,4 +10,5 @@ export {
   type ReadOptions,
 } from './batch.js';
 export { archiveZip, type ArchiveOptions } from './archive.js';
+export { archiveZips } from './archive-many.js';
 export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';
