@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
-import { addSyncedPackage, waitForSync } from '../../../test/factories.js';
+import { addSyncedPackage, createCustomer, waitForSync } from '../../../test/factories.js';
 
 let t: TestApp;
 const repos: GitFixture[] = [];
@@ -117,6 +117,44 @@ describe('sync from real git repositories', () => {
     });
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
+  });
+
+  it('lets a webhook-scope customer token trigger a sync of a package its customer sees', async () => {
+    const r = repo('acme/hooked');
+    r.release('1.0.0');
+    await addSyncedPackage(t, 'acme/hooked', r.url);
+    const c = await createCustomer(t, 'Hooked');
+    const token = async (scope: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/customers/${c.id}/tokens`,
+          headers: t.admin,
+          payload: { name: scope, scope },
+        })
+      ).json().plain_token as string;
+    const sync = (secret: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages/acme/hooked/sync',
+        headers: { authorization: `Bearer ${secret}` },
+      });
+    const webhook = await token('webhook');
+    expect((await sync(webhook)).statusCode).toBe(403);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/customers/${c.id}/packages`,
+      headers: t.admin,
+      payload: { package: 'acme/hooked', constraint: '*' },
+    });
+    expect((await sync(webhook)).statusCode).toBe(202);
+    expect((await sync(await token('download'))).statusCode).toBe(403);
+    const other = await t.app.inject({
+      url: '/api/v1/packages/acme/hooked',
+      headers: { authorization: `Bearer ${webhook}` },
+    });
+    expect(other.statusCode).toBe(401);
+    await waitForSync(t, 'acme/hooked');
   });
 
   it('rejects bad package input with the contract error and stores nothing', async () => {
