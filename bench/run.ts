@@ -68,7 +68,7 @@ function readSettings(): Settings {
     grants: 50,
     constraint: '^1.0',
     smallCatalogue: 100,
-    largeCatalogue: 10_000,
+    largeCatalogue: Math.round(positiveNumber('BENCH_LARGE_CATALOGUE', 10_000)),
     tags: 1000,
     profile: ['1', 'on', 'true', 'yes'].includes((process.env.BENCH_CPU_PROF ?? '').toLowerCase()),
   };
