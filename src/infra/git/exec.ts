@@ -24,6 +24,7 @@ const LOCAL_ENV_VARS = [
   'GIT_COMMON_DIR',
 ];
 
+/** The environment git runs with: ours passed through (PATH, HOME, proxies), made non-interactive. */
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of LOCAL_ENV_VARS) delete env[name];
