@@ -32,3 +32,20 @@ export async function createCustomer(t: TestApp, name = 'Customer') {
   if (res.statusCode !== 201) throw new Error(`create customer failed: ${res.body}`);
   return res.json() as { id: string; name: string };
 }
+
+/**
+ * Calls the admin API as root and returns the JSON answer (null for 204); any error status
+ * throws with the answer, so setup steps fail loudly.
+ */
+export function adminApi(t: TestApp) {
+  return async (method: string, url: string, payload?: unknown) => {
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: t.admin,
+      payload: payload as object,
+    });
+    if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
+    return res.statusCode === 204 ? null : res.json();
+  };
+}

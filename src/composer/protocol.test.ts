@@ -2,21 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
-import { addSyncedPackage, createCustomer } from '../../test/factories.js';
+import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories.js';
 
 let t: TestApp;
 const repos: GitFixture[] = [];
 
-async function api(method: string, url: string, payload?: unknown) {
-  const res = await t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: t.admin,
-    payload: payload as object,
-  });
-  if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
-  return res.statusCode === 204 ? null : res.json();
-}
+const api = (method: string, url: string, payload?: unknown) => adminApi(t)(method, url, payload);
 
 async function customer(grants: Record<string, string>, token: Record<string, unknown> = {}) {
   const c = await createCustomer(t, `C${Math.random().toString(36).slice(2, 8)}`);

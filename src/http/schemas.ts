@@ -18,6 +18,15 @@ export const ErrorBodySchema = Type.Object(
   { $id: 'Error' },
 );
 
+/** The error answers every admin route documents (the body of decisions.md section 3). */
+export const ErrorResponses = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+};
+
 export const PaginationSchema = Type.Object({
   page: Type.Integer(),
   per_page: Type.Integer(),

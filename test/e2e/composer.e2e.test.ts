@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitFixture } from '../fixtures/git-repo.js';
-import { addSyncedPackage, createCustomer } from '../factories.js';
+import { adminApi, addSyncedPackage, createCustomer } from '../factories.js';
 import { ComposerProject } from './composer-client.js';
 import { startServer } from './server.js';
 import type { RunningServer } from './server.js';
@@ -10,16 +10,7 @@ import type { RunningServer } from './server.js';
 let s: RunningServer;
 const cleanup: (() => void)[] = [];
 
-async function api(method: string, url: string, payload?: unknown) {
-  const res = await s.app.inject({
-    method: method as 'GET',
-    url,
-    headers: s.admin,
-    payload: payload as object,
-  });
-  if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
-  return res.statusCode === 204 ? null : res.json();
-}
+const api = (method: string, url: string, payload?: unknown) => adminApi(s)(method, url, payload);
 
 /** A customer granted `grants`, and a token for it. */
 async function customerWithToken(

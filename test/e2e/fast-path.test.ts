@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth } from '../helpers.js';
 import { GitFixture } from '../fixtures/git-repo.js';
-import { addSyncedPackage, createCustomer } from '../factories.js';
+import { adminApi, addSyncedPackage, createCustomer } from '../factories.js';
 import { startServer } from './server.js';
 import type { RunningServer } from './server.js';
 
@@ -11,16 +11,7 @@ let auth: string;
 let customerId: string;
 let tokenId: string;
 
-async function api(method: string, url: string, payload?: unknown) {
-  const res = await s.app.inject({
-    method: method as 'GET',
-    url,
-    headers: s.admin,
-    payload: payload as object,
-  });
-  if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
-  return res.statusCode === 204 ? null : res.json();
-}
+const api = (method: string, url: string, payload?: unknown) => adminApi(s)(method, url, payload);
 
 beforeAll(async () => {
   s = await startServer();

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import {
-  ErrorBodySchema,
+  ErrorResponses,
   IdParams,
   ListOf,
   PackageParams,
@@ -23,12 +23,7 @@ import {
 } from './schema.js';
 
 const tags = ['access'];
-const errors = {
-  400: ErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-};
+const errors = ErrorResponses;
 const noContent = { 204: Type.Null(), ...errors };
 
 export async function accessRoutes(app: App): Promise<void> {

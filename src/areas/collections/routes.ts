@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
-import { ErrorBodySchema, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
+import { ErrorResponses, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentCollection } from './presenter.js';
 import {
   CollectionSchema,
@@ -10,13 +10,7 @@ import {
 } from './schema.js';
 
 const tags = ['collections'];
-const errors = {
-  400: ErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-};
+const errors = ErrorResponses;
 
 export async function collectionRoutes(app: App): Promise<void> {
   const collections = app.services.collections;

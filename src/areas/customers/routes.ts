@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
-import { ErrorBodySchema, IdParams, ListOf, pageOf, paging } from '../../http/schemas.js';
+import { ErrorResponses, IdParams, ListOf, pageOf, paging } from '../../http/schemas.js';
 import { presentCustomer } from './presenter.js';
 import {
   CreateCustomerBody,
@@ -12,13 +12,7 @@ import {
 } from './schema.js';
 
 const tags = ['customers'];
-const errors = {
-  400: ErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-};
+const errors = ErrorResponses;
 
 export async function customerRoutes(app: App): Promise<void> {
   const customers = app.services.customers;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
-import { ErrorBodySchema, ListOf, PackageParams, pageOf, paging } from '../../http/schemas.js';
+import { ErrorResponses, ListOf, PackageParams, pageOf, paging } from '../../http/schemas.js';
 import { TaskSchema } from '../tasks/schema.js';
 import { presentTask } from '../tasks/presenter.js';
 import { presentPackage, presentPackageDetail, presentVersion } from './presenter.js';
@@ -17,13 +17,7 @@ import {
 import { packageName } from './service.js';
 
 const tags = ['packages'];
-const errors = {
-  400: ErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-};
+const errors = ErrorResponses;
 
 export async function packageRoutes(app: App): Promise<void> {
   const packages = app.services.packages;

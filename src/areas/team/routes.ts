@@ -1,24 +1,12 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
-import {
-  ErrorBodySchema,
-  IdParams,
-  ListOf,
-  PageQuery,
-  pageOf,
-  paging,
-} from '../../http/schemas.js';
+import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentTeamToken } from './presenter.js';
 import { CreateTeamTokenBody, IssuedTeamTokenSchema, TeamTokenSchema } from './schema.js';
 
 const tags = ['team'];
 const config = { auth: { owner: true } };
-const errors = {
-  400: ErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-};
+const errors = ErrorResponses;
 
 /** Team (CMA) token management: owner-level admins only. */
 export async function teamRoutes(app: App): Promise<void> {

@@ -1,13 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
-import {
-  ErrorBodySchema,
-  IdParams,
-  ListOf,
-  PageQuery,
-  pageOf,
-  paging,
-} from '../../http/schemas.js';
+import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentIssued, presentToken } from './presenter.js';
 import {
   CreateTokenBody,
@@ -19,13 +12,7 @@ import {
 } from './schema.js';
 
 const tags = ['tokens'];
-const errors = {
-  400: ErrorBodySchema,
-  401: ErrorBodySchema,
-  403: ErrorBodySchema,
-  404: ErrorBodySchema,
-  409: ErrorBodySchema,
-};
+const errors = ErrorResponses;
 
 export async function tokenRoutes(app: App): Promise<void> {
   const tokens = app.services.tokens;
