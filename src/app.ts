@@ -12,21 +12,36 @@ import type { App } from './http/app-types.js';
 import type { Services } from './services.js';
 import { customerRoutes } from './areas/customers/routes.js';
 import { packageRoutes } from './areas/packages/routes.js';
+import { artifactRoutes } from './areas/artifacts/routes.js';
 import { composerRoutes } from './composer/routes.js';
 import { createP2FastPath } from './composer/fast-path.js';
 import { areaRoutes } from './areas/registry.js';
+import { taskRoutes } from './areas/tasks/routes.js';
+import { statsRoutes } from './areas/stats/routes.js';
+import { licenseRoutes } from './areas/license/routes.js';
+import { healthRoutes } from './areas/health/routes.js';
+import { createMetrics } from './http/metrics.js';
+import { echoRequestId, genReqId, withRedaction } from './http/logging.js';
 
 export interface BuildAppOptions {
   services: Services;
+  /** pino options (a `stream` among them captures the output); secrets are always redacted. */
   logger?: FastifyServerOptions['logger'];
+  /** Export process_* and nodejs_* metrics too (serve turns this on; tests leave it off). */
+  processMetrics?: boolean;
 }
 
 /** Builds the HTTP app from its parts; listening happens elsewhere so tests can inject. */
-export async function buildApp({ services, logger = false }: BuildAppOptions): Promise<App> {
+export async function buildApp({
+  services,
+  logger = false,
+  processMetrics = false,
+}: BuildAppOptions): Promise<App> {
   const { config } = services.deps;
   const p2FastPath = createP2FastPath(services.composer.responses);
   const app = Fastify({
-    logger,
+    logger: withRedaction(logger),
+    genReqId,
     serverFactory: (handler) =>
       http.createServer((req, res) => {
         if (!p2FastPath(req, res)) handler(req, res);
@@ -38,6 +53,10 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
 
   app.decorate('services', services);
   app.decorate('p2FastPath', p2FastPath);
+  const metrics = createMetrics(services, p2FastPath, { processMetrics });
+  app.addHook('onRequest', echoRequestId);
+  app.addHook('onResponse', metrics.onResponse);
+  app.addHook('onClose', async () => metrics.close());
   app.decorateRequest('tenantId', DEFAULT_TENANT_ID);
   // Set by the admin authentication hook; the Composer routes carry their principal themselves.
   app.decorateRequest('actor', null as never);
@@ -78,6 +97,9 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
   // The Composer surface runs in its own context, free of the admin API's hooks: it is the
   // hot path, and it authenticates and authorizes per route.
   await app.register(composerRoutes);
+  // Operations endpoints: outside /api/v1, so no admin token (METRICS_TOKEN guards /metrics).
+  await app.register(healthRoutes);
+  await app.register(metrics.routes(config.metricsToken));
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticateAdminRequest);
@@ -86,9 +108,17 @@ export async function buildApp({ services, logger = false }: BuildAppOptions): P
         if (request.body === undefined && request.method !== 'GET') request.body = {};
       });
       api.addHook('onSend', invalidateCachesOnWrite);
+      // Admin reads (download counts, statistics) see every download served so far.
+      api.addHook('preHandler', async (request) => {
+        if (request.method === 'GET') await services.composer.usage.flush();
+      });
       await api.register(customerRoutes);
       await api.register(packageRoutes);
+      await api.register(artifactRoutes);
+      await api.register(statsRoutes);
       for (const routes of areaRoutes) await api.register(routes);
+      await api.register(licenseRoutes);
+      await api.register(taskRoutes);
     },
     { prefix: '/api/v1' },
   );

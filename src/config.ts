@@ -36,6 +36,16 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body in bytes (BODY_LIMIT_BYTES, default 1 MiB). */
   bodyLimitBytes: number;
+  /** Largest accepted artifact zip upload in bytes (ARTIFACT_MAX_BYTES, default 50 MiB). */
+  artifactMaxBytes: number;
+  /** Who the license is issued to, shown by GET /api/v1/license (LICENSEE, default Unlicensed). */
+  licensee: string;
+  /** When the license ends, ISO 8601; null = never (LICENSE_EXPIRES_AT). */
+  licenseExpiresAt: string | null;
+  /** When set, GET /metrics requires `Authorization: Bearer <it>` (METRICS_TOKEN). */
+  metricsToken: string | null;
+  /** Re-sync every package this often, in minutes; 0 = off (SYNC_INTERVAL_MINUTES). */
+  syncIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +84,20 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+function isoDate(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  const shape = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+  const time = Date.parse(raw);
+  // A date-only value must name a real day (Date.parse rolls 2027-02-31 over into March).
+  const rolledOver = (): boolean =>
+    raw.length === 10 && new Date(time).toISOString().slice(0, 10) !== raw;
+  if (!shape.test(raw) || Number.isNaN(time) || rolledOver()) {
+    throw new ConfigError(`${name} must be an ISO 8601 date such as 2027-01-31, got "${raw}"`);
+  }
+  return new Date(time).toISOString();
+}
+
 /** Reads and validates the settings; throws ConfigError with a message naming the bad setting. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0);
@@ -107,5 +131,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     storageLimitBytes: integer(env, 'STORAGE_LIMIT_BYTES', 0),
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    artifactMaxBytes: integer(env, 'ARTIFACT_MAX_BYTES', 50 * 1024 * 1024, 1024),
+    licensee: env.LICENSEE?.trim() || 'Unlicensed',
+    licenseExpiresAt: isoDate(env, 'LICENSE_EXPIRES_AT'),
+    metricsToken: env.METRICS_TOKEN || null,
+    syncIntervalMinutes: integer(env, 'SYNC_INTERVAL_MINUTES', 0),
   });
 }

@@ -17,12 +17,27 @@ function configOrExit(): Readonly<Config> {
   }
 }
 
+/** Longest a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT: `stop` runs once; a second signal, or a shutdown taking
+ * longer than SHUTDOWN_TIMEOUT_MS, exits at once (a task cut short is retried after its lease).
+ */
 function onSignals(stop: () => Promise<void>): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (stopping) return;
+      if (stopping) {
+        console.error(`packyard: ${signal} again, exiting now`);
+        process.exit(1);
+      }
       stopping = true;
+      console.error(`packyard: ${signal} received, shutting down`);
+      setTimeout(() => {
+        console.error('packyard: shutdown timed out, exiting');
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS).unref();
       stop().then(
         () => process.exit(0),
         (err: unknown) => {
@@ -39,7 +54,9 @@ async function serve(): Promise<void> {
   const runtime = await openRuntime(config);
   const app = await buildApp({
     services: runtime.services,
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    // JSON lines on stdout; buildApp adds the request id and the redaction of secrets.
+    logger: { level: config.logLevel },
+    processMetrics: true,
   });
   if (config.worker) runtime.services.worker.start();
   await app.listen({ port: config.port, host: config.host });
@@ -61,6 +78,8 @@ async function serve(): Promise<void> {
   }
   console.log(lines.join('\n') + '\n');
   onSignals(async () => {
+    // Stop accepting and finish in-flight requests; then runtime.close() stops the worker (a
+    // running task finishes first) and closes the database.
     await app.close();
     await runtime.close();
   });

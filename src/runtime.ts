@@ -43,6 +43,7 @@ export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
       close: async () => {
         deps.generations.stop();
         await services.worker.stop();
+        await services.composer.usage.close();
         await handle.db.destroy();
       },
     };

@@ -3,9 +3,13 @@ import { AuthService } from './areas/auth/service.js';
 import { CustomerService } from './areas/customers/service.js';
 import { PackageService, SYNC_TASK } from './areas/packages/service.js';
 import { SyncService } from './areas/sync/service.js';
+import { ArtifactService } from './areas/artifacts/service.js';
 import { TaskService } from './areas/tasks/service.js';
 import { Worker } from './areas/tasks/worker.js';
+import { Scheduler } from './areas/tasks/scheduler.js';
+import { CLEANUP_TASK, SYNC_ALL_TASK } from './areas/tasks/schema.js';
 import { ComposerService } from './composer/service.js';
+import { StatsService } from './areas/stats/service.js';
 import { createAreaServices } from './areas/registry.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
@@ -13,9 +17,11 @@ export type Services = AreaServices & {
   deps: Deps;
   auth: AuthService;
   composer: ComposerService;
+  stats: StatsService;
   customers: CustomerService;
   packages: PackageService;
   sync: SyncService;
+  artifacts: ArtifactService;
   tasks: TaskService;
   worker: Worker;
 };
@@ -25,20 +31,38 @@ type AreaServices = ReturnType<typeof createAreaServices>;
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const tasks = new TaskService(deps);
   const sync = new SyncService(deps);
+  // Each task type's handler and its attempt limit (failed attempts below it are retried).
   const handlers = {
-    [SYNC_TASK]: async (task: { tenant_id: string }, payload: Record<string, unknown>) =>
-      sync.sync(task.tenant_id, String(payload.package_id)),
+    [SYNC_TASK]: {
+      maxAttempts: 3,
+      run: async (task: { tenant_id: string }, payload: Record<string, unknown>) =>
+        sync.sync(task.tenant_id, String(payload.package_id)),
+    },
+    [SYNC_ALL_TASK]: {
+      maxAttempts: 3,
+      run: async (task: { tenant_id: string }) => tasks.syncAll(task.tenant_id),
+    },
+    [CLEANUP_TASK]: {
+      maxAttempts: 3,
+      run: async (task: { tenant_id: string }) => tasks.cleanup(task.tenant_id),
+    },
   };
+  const scheduler = new Scheduler(deps, tasks, {
+    syncIntervalMinutes: deps.config.syncIntervalMinutes,
+  });
   const auth = new AuthService(deps, rootTokenDigest);
+  const composer = new ComposerService(deps, auth);
   return {
     deps,
     auth,
-    composer: new ComposerService(deps, auth),
+    composer,
+    stats: new StatsService(deps, composer.usage),
     customers: new CustomerService(deps),
     packages: new PackageService(deps, tasks, sync),
+    artifacts: new ArtifactService(deps),
     sync,
     tasks,
-    worker: new Worker(deps, tasks, handlers),
+    worker: new Worker(deps, tasks, handlers, { scheduler }),
     ...createAreaServices(deps),
   };
 }

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../http/app-types.js';
-import { featureNotAvailable, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
+import { hasFeature, requireFeature } from '../editions.js';
 import { customerSecret } from './credentials.js';
 import type { MetadataKind } from './metadata.js';
 import { digest } from '../infra/crypto.js';
@@ -60,7 +61,7 @@ export async function composerRoutes(app: App): Promise<void> {
       'available-packages': await composer.availablePackages(principal),
       'notify-batch': `${baseUrl}/downloads/`,
     };
-    if (edition !== 'community') {
+    if (hasFeature(edition, 'security_advisories')) {
       root['security-advisories'] = {
         metadata: false,
         'api-url': `${baseUrl}/api/security-advisories/`,
@@ -153,10 +154,8 @@ export async function composerRoutes(app: App): Promise<void> {
   );
 
   // No advisories are known yet: every asked-for package gets an empty list, so audits pass.
-  app.post('/api/security-advisories/', { schema: hidden }, async (req) => {
-    if (edition === 'community') {
-      throw featureNotAvailable('Security advisories need the Pro edition or higher');
-    }
+  const advisoriesGate = { schema: hidden, preHandler: requireFeature('security_advisories') };
+  app.post('/api/security-advisories/', advisoriesGate, async (req) => {
     await principalOf(req);
     const body = (req.body ?? {}) as { packages?: unknown };
     const names = Array.isArray(body.packages)

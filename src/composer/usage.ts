@@ -8,22 +8,76 @@ export interface UsageFigures {
   storageLimit: number;
 }
 
-const month = (d = new Date()) => d.toISOString().slice(0, 7);
+/** One buffered `downloads` increment. */
+interface DownloadIncrement {
+  tenant_id: string;
+  customer_id: string;
+  package_id: string;
+  version_normalized: string;
+  day: string;
+  count: number;
+  bytes: number;
+}
 
-/** Monthly bandwidth and stored archive bytes behind the X-Bandwidth-* and X-Storage-* headers. */
+/** What one flush writes: downloads increments and bandwidth bytes per tenant and month. */
+interface Batch {
+  downloads: Map<string, DownloadIncrement>;
+  bandwidth: Map<string, { tenant_id: string; period: string; value: number }>;
+}
+
+const month = (d = new Date()) => d.toISOString().slice(0, 7);
+const emptyBatch = (): Batch => ({ downloads: new Map(), bandwidth: new Map() });
+const isEmpty = (b: Batch) => b.downloads.size === 0 && b.bandwidth.size === 0;
+
+/** How long increments wait in memory before they are written, at most. */
+export const FLUSH_INTERVAL_MS = 1000;
+/** Rows per multi-row upsert statement (SQLite limits bound parameters per statement). */
+const CHUNK = 500;
+
+/**
+ * Monthly bandwidth and stored archive bytes behind the X-Bandwidth-* and X-Storage-* headers,
+ * and the download counts behind the statistics.
+ *
+ * Counting never writes on the request path: `recordDownload` adds to an in-memory buffer keyed by
+ * (tenant, customer, package, version, day) and (tenant, month), and the buffer is written in one
+ * transaction at most FLUSH_INTERVAL_MS later, on `flush()`, and on `close()`. Bandwidth figures
+ * include the bytes not yet written, so limits apply at once.
+ */
 export class UsageService {
+  private pending: Batch = emptyBatch();
+  /** The batch being written by the running flush, still counted by `figures()`. */
+  private inflight: Batch = emptyBatch();
+  /** Flushes run one after another; this is the tail of that chain. */
+  private chain: Promise<void> = Promise.resolve();
+  /** Moves each time a batch is committed, so figures() can tell a read raced a commit. */
+  private commits = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
   constructor(private readonly deps: Deps) {}
 
   async figures(tenantId: string): Promise<UsageFigures> {
     const db = this.deps.db;
-    const [bandwidth, storage] = await Promise.all([
-      db
-        .selectFrom('usage_counters')
-        .select('value')
-        .where('tenant_id', '=', tenantId)
-        .where('metric', '=', 'bandwidth')
-        .where('period', '=', month())
-        .executeTakeFirst(),
+    const period = month();
+    const readBandwidth = async (): Promise<number> => {
+      // A commit between the read and adding the unwritten bytes would count them twice or not
+      // at all; read again in that (rare) case.
+      for (;;) {
+        const seen = this.commits;
+        const row = await db
+          .selectFrom('usage_counters')
+          .select('value')
+          .where('tenant_id', '=', tenantId)
+          .where('metric', '=', 'bandwidth')
+          .where('period', '=', period)
+          .executeTakeFirst();
+        if (seen === this.commits) {
+          return Number(row?.value ?? 0) + this.unwrittenBandwidth(tenantId, period);
+        }
+      }
+    };
+    const [bandwidthUsed, storage] = await Promise.all([
+      readBandwidth(),
       db
         .selectFrom((eb) =>
           eb
@@ -37,7 +91,7 @@ export class UsageService {
         .executeTakeFirst(),
     ]);
     return {
-      bandwidthUsed: Number(bandwidth?.value ?? 0),
+      bandwidthUsed,
       bandwidthLimit: this.deps.config.bandwidthLimitBytes,
       storageUsed: Number(storage?.n ?? 0),
       storageLimit: this.deps.config.storageLimitBytes,
@@ -51,45 +105,151 @@ export class UsageService {
     }
   }
 
-  /** Counts one served archive per customer, package, version and day, and its bytes. */
-  async recordDownload(
+  /**
+   * Counts one served archive per customer, package, version and day, and its bytes. Only adds to
+   * the in-memory buffer; the write happens in the next flush.
+   */
+  recordDownload(
     tenantId: string,
     customerId: string,
     packageId: string,
     normalized: string,
     bytes: number,
   ): Promise<void> {
-    const day = new Date().toISOString().slice(0, 10);
+    const now = new Date();
+    const day = now.toISOString().slice(0, 10);
+    const period = month(now);
+    const key = [tenantId, customerId, packageId, normalized, day].join('\0');
+    const row = this.pending.downloads.get(key);
+    if (row) {
+      row.count += 1;
+      row.bytes += bytes;
+    } else {
+      this.pending.downloads.set(key, {
+        tenant_id: tenantId,
+        customer_id: customerId,
+        package_id: packageId,
+        version_normalized: normalized,
+        day,
+        count: 1,
+        bytes,
+      });
+    }
+    const bwKey = `${tenantId}\0${period}`;
+    const bw = this.pending.bandwidth.get(bwKey);
+    if (bw) bw.value += bytes;
+    else this.pending.bandwidth.set(bwKey, { tenant_id: tenantId, period, value: bytes });
+    this.schedule();
+    return Promise.resolve();
+  }
+
+  /**
+   * Writes every increment recorded before the call, in one transaction. Resolves once they are
+   * committed; on failure they go back to the buffer (nothing is lost) and the error is thrown.
+   */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const run = this.chain.then(() => this.writePending());
+    // Keep the chain alive after a failure; the caller of this flush still sees the error.
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops the timer and writes what is left; call before the database is closed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      // A failed timed flush keeps its increments in the buffer; the next flush retries them.
+      this.flush().catch(() => this.schedule());
+    }, FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private unwrittenBandwidth(tenantId: string, period: string): number {
+    const key = `${tenantId}\0${period}`;
+    return (
+      (this.pending.bandwidth.get(key)?.value ?? 0) + (this.inflight.bandwidth.get(key)?.value ?? 0)
+    );
+  }
+
+  private async writePending(): Promise<void> {
+    if (isEmpty(this.pending)) return;
+    const batch = this.pending;
+    this.pending = emptyBatch();
+    this.inflight = batch;
+    try {
+      await this.write(batch);
+      this.commits += 1;
+    } catch (err) {
+      this.merge(batch);
+      throw err;
+    } finally {
+      this.inflight = emptyBatch();
+    }
+  }
+
+  /** Puts a batch that failed to write back into the buffer. */
+  private merge(batch: Batch): void {
+    for (const [key, inc] of batch.downloads) {
+      const row = this.pending.downloads.get(key);
+      if (row) {
+        row.count += inc.count;
+        row.bytes += inc.bytes;
+      } else this.pending.downloads.set(key, inc);
+    }
+    for (const [key, bw] of batch.bandwidth) {
+      const row = this.pending.bandwidth.get(key);
+      if (row) row.value += bw.value;
+      else this.pending.bandwidth.set(key, bw);
+    }
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    // Sorted by key, so concurrent flushes of several nodes lock rows in one order (no deadlock).
+    const sorted = <T>(m: Map<string, T>) =>
+      [...m.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, v]) => v);
+    const downloads = sorted(batch.downloads);
+    const bandwidth = sorted(batch.bandwidth).map((b) => ({
+      tenant_id: b.tenant_id,
+      metric: 'bandwidth',
+      period: b.period,
+      value: b.value,
+    }));
     await this.deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('downloads')
-        .values({
-          tenant_id: tenantId,
-          customer_id: customerId,
-          package_id: packageId,
-          version_normalized: normalized,
-          day,
-          count: 1,
-          bytes,
-        })
-        .onConflict((oc) =>
-          oc
-            .columns(['tenant_id', 'customer_id', 'package_id', 'version_normalized', 'day'])
-            .doUpdateSet((eb) => ({
-              count: eb('downloads.count', '+', 1),
-              bytes: eb('downloads.bytes', '+', bytes),
+      for (let i = 0; i < downloads.length; i += CHUNK) {
+        await trx
+          .insertInto('downloads')
+          .values(downloads.slice(i, i + CHUNK))
+          .onConflict((oc) =>
+            oc
+              .columns(['tenant_id', 'customer_id', 'package_id', 'version_normalized', 'day'])
+              .doUpdateSet((eb) => ({
+                count: eb('downloads.count', '+', eb.ref('excluded.count')),
+                bytes: eb('downloads.bytes', '+', eb.ref('excluded.bytes')),
+              })),
+          )
+          .execute();
+      }
+      for (let i = 0; i < bandwidth.length; i += CHUNK) {
+        await trx
+          .insertInto('usage_counters')
+          .values(bandwidth.slice(i, i + CHUNK))
+          .onConflict((oc) =>
+            oc.columns(['tenant_id', 'metric', 'period']).doUpdateSet((eb) => ({
+              value: eb('usage_counters.value', '+', eb.ref('excluded.value')),
             })),
-        )
-        .execute();
-      await trx
-        .insertInto('usage_counters')
-        .values({ tenant_id: tenantId, metric: 'bandwidth', period: month(), value: bytes })
-        .onConflict((oc) =>
-          oc
-            .columns(['tenant_id', 'metric', 'period'])
-            .doUpdateSet((eb) => ({ value: eb('usage_counters.value', '+', bytes) })),
-        )
-        .execute();
+          )
+          .execute();
+      }
     });
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../context.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { CustomerPrincipal } from '../areas/auth/service.js';
+import { customerSecret } from '../composer/credentials.js';
 
 /** Per-route authorization settings, declared in each route's `config`. */
 export interface RouteAuth {
@@ -44,10 +45,13 @@ export async function authenticateAdminRequest(
   const auth = request.routeOptions.config.auth ?? {};
   request.actor = { kind: 'system', id: null };
   if (auth.public) return;
-  const token = bearerToken(request);
+  // Customer-scoped routes also take Composer's HTTP Basic `token:<secret>` (customer tokens only).
+  const header = request.headers.authorization;
+  const basic = Boolean(auth.customerScopes && header && /^\s*basic\s/i.test(header));
+  const token = basic ? customerSecret(header) : bearerToken(request);
   if (!token) throw unauthorized('Missing bearer token');
   const services = request.server.services;
-  const actor = await services.auth.authenticateAdmin(request.tenantId, token);
+  const actor = basic ? null : await services.auth.authenticateAdmin(request.tenantId, token);
   if (actor) {
     if (actor.kind === 'cma' && actor.level === 'viewer' && !READ_METHODS.has(request.method)) {
       throw forbidden('Viewer tokens are read-only');

@@ -64,3 +64,70 @@ export async function claimNextTask(
     .returningAll()
     .executeTakeFirst();
 }
+
+export async function listTasks(
+  db: Db,
+  tenantId: string,
+  filter: { status?: string; type?: string; offset: number; limit: number },
+): Promise<{ rows: TaskRow[]; total: number }> {
+  let base = db.selectFrom('tasks').where('tenant_id', '=', tenantId);
+  if (filter.status) base = base.where('status', '=', filter.status);
+  if (filter.type) base = base.where('type', '=', filter.type);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/**
+ * Inserts a task unless a row with its id exists already. Scheduled tasks get an id derived from
+ * their period, so any number of nodes scheduling the same period create one task between them.
+ */
+export async function insertTaskOnce(db: Db, row: TaskRow): Promise<boolean> {
+  const result = await db
+    .insertInto('tasks')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Makes a pending task that waits for a retry runnable now (an explicit request skips backoff). */
+export async function runPendingNow(db: Db, id: string, now: string): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set({ run_after: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('run_after', '>', now)
+    .execute();
+}
+
+/** Deletes finished (done or failed) tasks of a tenant that finished before `before`. */
+export async function deleteFinishedTasks(db: Db, tenantId: string, before: string) {
+  const result = await db
+    .deleteFrom('tasks')
+    .where('tenant_id', '=', tenantId)
+    .where('status', 'in', ['done', 'failed'])
+    .where('finished_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes customer tokens of a tenant whose expiry has passed (they answer 401 anyway). */
+export async function deleteExpiredCustomerTokens(db: Db, tenantId: string, now: string) {
+  const result = await db
+    .deleteFrom('customer_tokens')
+    .where('tenant_id', '=', tenantId)
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -2,6 +2,8 @@ import os from 'node:os';
 import type { Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
+import { DEFAULT_MAX_ATTEMPTS } from './presenter.js';
+import type { Scheduler } from './scheduler.js';
 import type { TaskService } from './service.js';
 import { claimNextTask } from './store.js';
 import type { TaskRow } from './store.js';
@@ -9,8 +11,23 @@ import type { TaskRow } from './store.js';
 /** Runs one task; its return value is stored as the task's result. */
 export type TaskHandler = (task: TaskRow, payload: Record<string, unknown>) => Promise<unknown>;
 
-const LEASE_MS = 60_000;
-const POLL_MS = 1_000;
+/** A handler with its retry limit: a failed attempt below the limit is tried again later. */
+export interface TaskDefinition {
+  run: TaskHandler;
+  /** Attempts in all, the first included (default DEFAULT_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+}
+
+export interface WorkerOptions {
+  /** How long a claim holds before another worker may take the task (default 60 s). */
+  leaseMs?: number;
+  /** Sleep between polls of an empty queue (default 1 s); queuing in-process wakes it early. */
+  pollMs?: number;
+  /** Retry n waits 2^(n-1) × this (default 30 s): 30 s, 60 s, 120 s, … */
+  backoffBaseMs?: number;
+  /** Started and stopped with the worker: queues periodic work. */
+  scheduler?: Scheduler;
+}
 
 /**
  * Claims tasks from the database and runs them one at a time. Any number of workers, in this
@@ -18,6 +35,10 @@ const POLL_MS = 1_000;
  */
 export class Worker {
   readonly id = `${os.hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  readonly definitions: Readonly<Record<string, TaskDefinition>>;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly backoffBaseMs: number;
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
@@ -26,17 +47,33 @@ export class Worker {
   constructor(
     private readonly deps: Deps,
     private readonly tasks: TaskService,
-    private readonly handlers: Record<string, TaskHandler>,
-  ) {}
+    handlers: Record<string, TaskHandler | TaskDefinition>,
+    private readonly options: WorkerOptions = {},
+  ) {
+    this.definitions = Object.fromEntries(
+      Object.entries(handlers).map(([type, h]) => [type, typeof h === 'function' ? { run: h } : h]),
+    );
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 1_000;
+    this.backoffBaseMs = options.backoffBaseMs ?? 30_000;
+  }
+
+  /** The attempt limit of a task type. */
+  maxAttempts(type: string): number {
+    return this.definitions[type]?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.tasks.queued.on('task', this.onQueued);
     this.loop = this.run();
+    this.options.scheduler?.start();
   }
 
   async stop(): Promise<void> {
+    this.options.scheduler?.stop();
+    await this.options.scheduler?.settle();
     this.running = false;
     this.tasks.queued.off('task', this.onQueued);
     this.wake?.();
@@ -53,7 +90,7 @@ export class Worker {
       }
       if (!worked && this.running) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, POLL_MS);
+          const timer = setTimeout(resolve, this.pollMs);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -72,42 +109,79 @@ export class Worker {
       this.deps.dialect,
       this.id,
       now.toISOString(),
-      new Date(now.getTime() + LEASE_MS).toISOString(),
+      new Date(now.getTime() + this.leaseMs).toISOString(),
     );
     if (!task) return false;
     const renew = setInterval(() => {
       void this.deps.db
         .updateTable('tasks')
-        .set({ lease_expires_at: new Date(Date.now() + LEASE_MS).toISOString() })
+        .set({ lease_expires_at: new Date(Date.now() + this.leaseMs).toISOString() })
         .where('id', '=', task.id)
         .where('locked_by', '=', this.id)
         .execute()
         .catch(() => undefined);
-    }, LEASE_MS / 3);
+    }, this.leaseMs / 3);
     try {
-      const handler = this.handlers[task.type];
-      if (!handler) throw new Error(`No handler for task type "${task.type}"`);
-      const result = await handler(task, JSON.parse(task.payload) as Record<string, unknown>);
-      await this.finish(task, 'done', null, result ?? null);
+      const definition = this.definitions[task.type];
+      if (!definition) throw new Error(`No handler for task type "${task.type}"`);
+      const result = await definition.run(
+        task,
+        JSON.parse(task.payload) as Record<string, unknown>,
+      );
+      await this.finish(task, result ?? null);
     } catch (err) {
-      await this.finish(task, 'failed', err instanceof Error ? err.message : String(err), null);
+      await this.fail(task, err instanceof Error ? err.message : String(err));
     } finally {
       clearInterval(renew);
     }
     return true;
   }
 
-  private async finish(task: TaskRow, status: string, error: string | null, result: unknown) {
+  private async finish(task: TaskRow, result: unknown) {
     await this.deps.db
       .updateTable('tasks')
       .set({
-        status,
-        error,
+        status: 'done',
+        error: null,
         result: result === null ? null : JSON.stringify(result),
         finished_at: nowIso(),
         locked_by: null,
         lease_expires_at: null,
       })
+      .where('id', '=', task.id)
+      .where('locked_by', '=', this.id)
+      .execute();
+  }
+
+  /**
+   * A failed attempt below the type's limit goes back to pending after a backoff, keeping its
+   * error and dedupe key (so no second task for the same work is queued meanwhile); the last
+   * attempt leaves the task failed.
+   */
+  private async fail(task: TaskRow, error: string) {
+    const retry = task.attempts < this.maxAttempts(task.type);
+    const now = Date.now();
+    const backoff = this.backoffBaseMs * 2 ** Math.max(0, task.attempts - 1);
+    await this.deps.db
+      .updateTable('tasks')
+      .set(
+        retry
+          ? {
+              status: 'pending',
+              error,
+              run_after: new Date(now + backoff).toISOString(),
+              finished_at: null,
+              locked_by: null,
+              lease_expires_at: null,
+            }
+          : {
+              status: 'failed',
+              error,
+              finished_at: new Date(now).toISOString(),
+              locked_by: null,
+              lease_expires_at: null,
+            },
+      )
       .where('id', '=', task.id)
       .where('locked_by', '=', this.id)
       .execute();

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, createTestApp } from '../test/helpers.js';
+import type { TestApp } from '../test/helpers.js';
+import { adminApi, createCustomer } from '../test/factories.js';
+import { EDITIONS } from './config.js';
+import type { Edition } from './config.js';
+import { EDITION_MATRIX, FEATURES, assertFeature, hasFeature } from './editions.js';
+
+describe('the edition matrix (decisions.md section 2)', () => {
+  it('gives each edition exactly its features', () => {
+    const pro = ['graphql', 'vulnerabilities', 'security_advisories', 'proxy', 'audit_log'];
+    const expected: Record<Edition, string[]> = {
+      community: [],
+      pro,
+      enterprise: pro,
+      cloud: [...pro, 'tenants'],
+    };
+    for (const edition of EDITIONS) {
+      const has = FEATURES.filter((f) => hasFeature(edition, f));
+      expect(has.sort(), edition).toEqual([...expected[edition]].sort());
+    }
+  });
+
+  it('sets the GraphQL complexity limit per edition', () => {
+    expect(EDITION_MATRIX.community.graphqlComplexityLimit).toBeNull();
+    expect(EDITION_MATRIX.pro.graphqlComplexityLimit).toBe(500);
+    expect(EDITION_MATRIX.enterprise.graphqlComplexityLimit).toBeNull();
+    expect(EDITION_MATRIX.cloud.graphqlComplexityLimit).toBe(1000);
+  });
+
+  it('refuses a missing feature with FEATURE_NOT_AVAILABLE', () => {
+    expect(() => assertFeature('community', 'audit_log')).toThrow(
+      expect.objectContaining({ code: 'FEATURE_NOT_AVAILABLE', status: 403 }),
+    );
+    expect(() => assertFeature('enterprise', 'tenants')).toThrow(/Cloud edition/);
+    expect(() => assertFeature('pro', 'graphql')).not.toThrow();
+  });
+});
+
+describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => {
+  let t: TestApp;
+  let auth: { authorization: string };
+  const gated = edition !== 'community';
+
+  beforeAll(async () => {
+    t = await createTestApp({ EDITION: edition, WORKER: 'off' });
+    const c = await createCustomer(t, `Ed ${edition}`);
+    const token = await adminApi(t)('POST', `/api/v1/customers/${c.id}/tokens`, { name: 't' });
+    auth = { authorization: basicAuth(token.plain_token) };
+  });
+  afterAll(async () => t.close());
+
+  it(`${gated ? 'advertises' : 'does not advertise'} security advisories in packages.json`, async () => {
+    const res = await t.app.inject({ url: '/packages.json', headers: auth });
+    expect(res.statusCode).toBe(200);
+    if (gated) {
+      expect(res.json()['security-advisories']).toEqual({
+        metadata: false,
+        'api-url': 'http://packyard.test/api/security-advisories/',
+      });
+    } else {
+      expect(res.json()).not.toHaveProperty('security-advisories');
+    }
+  });
+
+  it(`${gated ? 'answers' : 'refuses'} POST /api/security-advisories/`, async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/security-advisories/',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'packages%5B0%5D=acme%2Flib',
+    });
+    if (gated) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ advisories: { 'acme/lib': [] } });
+    } else {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'FEATURE_NOT_AVAILABLE' });
+    }
+  });
+});

@@ -1,0 +1,138 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { App } from './app-types.js';
+import type { Services } from '../services.js';
+import { unauthorized } from '../errors.js';
+
+export interface MetricsOptions {
+  /** Also export process_* and nodejs_* metrics (CPU, memory, event loop). Off in tests. */
+  processMetrics?: boolean;
+}
+
+/** Requests that matched no route share one label, so scanners cannot blow up cardinality. */
+const UNMATCHED = '<unmatched>';
+
+/**
+ * Prometheus metrics for one app instance, in a registry of its own (never prom-client's global
+ * default), so any number of apps in one process keep separate figures.
+ */
+export function createMetrics(
+  services: Services,
+  fastPath: { hits: number },
+  options: MetricsOptions = {},
+) {
+  const { db, events } = services.deps;
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'packyard_http_requests_total',
+    help: 'HTTP requests answered through the router, by route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'packyard_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests through the router, by route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+
+  // The p2 fast path answers before Fastify (src/composer/fast-path.ts) and only bumps a plain
+  // number; the counter catches up with it at scrape time, so the hot path pays nothing.
+  let fastPathSeen = 0;
+  new Counter({
+    name: 'packyard_p2_fast_path_responses_total',
+    help: 'p2 metadata requests answered from the response cache before routing (200 and 304)',
+    registers: [registry],
+    collect() {
+      const hits = fastPath.hits;
+      if (hits > fastPathSeen) this.inc(hits - fastPathSeen);
+      fastPathSeen = hits;
+    },
+  });
+
+  const syncs = new Counter({
+    name: 'packyard_syncs_total',
+    help: 'Package syncs finished in this process, by status (ok, failed)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const lastSync = new Gauge({
+    name: 'packyard_last_sync_timestamp_seconds',
+    help: 'Unix time of the last sync finished in this process, by status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const downloads = new Counter({
+    name: 'packyard_downloads_total',
+    help: 'Package archives served by this process',
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'packyard_tasks',
+    help: 'Background tasks in the database by status (pending = queue depth), all tenants',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await db
+        .selectFrom('tasks')
+        .select(['status', db.fn.countAll<number | string>().as('count')])
+        .groupBy('status')
+        .execute();
+      this.reset();
+      for (const status of ['pending', 'running', 'done', 'failed']) this.set({ status }, 0);
+      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+    },
+  });
+
+  const unsubscribe = events.subscribe((event) => {
+    if (event.type === 'package.synced') {
+      syncs.inc({ status: event.status });
+      lastSync.set({ status: event.status }, Date.parse(event.at) / 1000);
+    } else if (event.type === 'customer.activity' && event.activity === 'DOWNLOAD') {
+      downloads.inc();
+    }
+  });
+
+  return {
+    registry,
+
+    /** onResponse hook: one observation per routed request. */
+    async onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? UNMATCHED,
+        status: String(reply.statusCode),
+      };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    },
+
+    /** GET /metrics, guarded by METRICS_TOKEN when it is set. */
+    routes(token: string | null) {
+      const expected = token ? Buffer.from(`Bearer ${token}`) : null;
+      return async (app: App): Promise<void> => {
+        app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+          if (expected) {
+            const given = Buffer.from(request.headers.authorization ?? '');
+            const ok = given.length === expected.length && crypto.timingSafeEqual(given, expected);
+            if (!ok) throw unauthorized('GET /metrics needs the METRICS_TOKEN bearer token');
+          }
+          const text = await registry.metrics();
+          return reply.type(registry.contentType).send(text);
+        });
+      };
+    },
+
+    close(): void {
+      unsubscribe();
+      registry.clear();
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
