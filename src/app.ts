@@ -17,11 +17,14 @@ import { composerRoutes } from './composer/routes.js';
 import { createP2FastPath } from './composer/fast-path.js';
 import { areaRoutes } from './areas/registry.js';
 import { taskRoutes } from './areas/tasks/routes.js';
+import { monorepoRoutes } from './areas/monorepo/routes.js';
+import { auditRoutes } from './areas/audit/routes.js';
 import { statsRoutes } from './areas/stats/routes.js';
 import { licenseRoutes } from './areas/license/routes.js';
 import { healthRoutes } from './areas/health/routes.js';
 import { createMetrics } from './http/metrics.js';
 import { echoRequestId, genReqId, withRedaction } from './http/logging.js';
+import { createRateLimiting } from './http/rate-limit.js';
 
 export interface BuildAppOptions {
   services: Services;
@@ -38,7 +41,11 @@ export async function buildApp({
   processMetrics = false,
 }: BuildAppOptions): Promise<App> {
   const { config } = services.deps;
-  const p2FastPath = createP2FastPath(services.composer.responses);
+  const limits = createRateLimiting({
+    config,
+    onRedisError: (err) => app.log.warn({ err }, 'Redis (rate-limit counters) unavailable'),
+  });
+  const p2FastPath = createP2FastPath(services.composer.responses, limits.fastPathGate);
   const app = Fastify({
     logger: withRedaction(logger),
     genReqId,
@@ -57,10 +64,12 @@ export async function buildApp({
   app.addHook('onRequest', echoRequestId);
   app.addHook('onResponse', metrics.onResponse);
   app.addHook('onClose', async () => metrics.close());
+  app.addHook('onClose', async () => limits.close());
   app.decorateRequest('tenantId', DEFAULT_TENANT_ID);
   // Set by the admin authentication hook; the Composer routes carry their principal themselves.
   app.decorateRequest('actor', null as never);
   app.decorateRequest('customerPrincipal', null);
+  app.decorateRequest('userAgent', null);
 
   // An empty body with a JSON content type means "no body" (curl users send the header always).
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -96,12 +105,16 @@ export async function buildApp({
 
   // The Composer surface runs in its own context, free of the admin API's hooks: it is the
   // hot path, and it authenticates and authorizes per route.
-  await app.register(composerRoutes);
+  await app.register(async (composer) => {
+    await limits.apply(composer, 'composer');
+    await composer.register(composerRoutes);
+  });
   // Operations endpoints: outside /api/v1, so no admin token (METRICS_TOKEN guards /metrics).
   await app.register(healthRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(
     async (api) => {
+      await limits.apply(api, 'admin');
       api.addHook('onRequest', authenticateAdminRequest);
       // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
       api.addHook('preValidation', async (request) => {
@@ -114,11 +127,13 @@ export async function buildApp({
       });
       await api.register(customerRoutes);
       await api.register(packageRoutes);
+      await api.register(monorepoRoutes);
       await api.register(artifactRoutes);
       await api.register(statsRoutes);
       for (const routes of areaRoutes) await api.register(routes);
       await api.register(licenseRoutes);
       await api.register(taskRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -46,6 +46,16 @@ export interface Config {
   metricsToken: string | null;
   /** Re-sync every package this often, in minutes; 0 = off (SYNC_INTERVAL_MINUTES). */
   syncIntervalMinutes: number;
+  /** Audit entries older than this many days are removed by cleanup (AUDIT_LOG_RETENTION_DAYS, default 90). */
+  auditLogRetentionDays: number;
+  /** redis://… to keep rate-limit counters in Redis, shared by every node (REDIS_URL). */
+  redisUrl: string | null;
+  /** Prefix of every Redis key Packyard writes (REDIS_KEY_PREFIX, default packyard:). */
+  redisKeyPrefix: string;
+  /** Admin API requests per token and minute, 0 = off (RATE_LIMIT_ADMIN_PER_MINUTE, default 600). */
+  rateLimitAdminPerMinute: number;
+  /** Composer requests per token and minute, 0 = off (RATE_LIMIT_COMPOSER_PER_MINUTE, default 6000). */
+  rateLimitComposerPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -136,5 +146,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     licenseExpiresAt: isoDate(env, 'LICENSE_EXPIRES_AT'),
     metricsToken: env.METRICS_TOKEN || null,
     syncIntervalMinutes: integer(env, 'SYNC_INTERVAL_MINUTES', 0),
+    auditLogRetentionDays: integer(env, 'AUDIT_LOG_RETENTION_DAYS', 90, 1),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'packyard:',
+    rateLimitAdminPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 600),
+    rateLimitComposerPerMinute: integer(env, 'RATE_LIMIT_COMPOSER_PER_MINUTE', 6000),
   });
 }

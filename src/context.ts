@@ -20,6 +20,9 @@ export type Actor =
 export interface Ctx {
   tenantId: string;
   actor: Actor;
+  /** Where the call came from, for the audit log (absent for background work). */
+  ip?: string;
+  userAgent?: string | null;
 }
 
 /** Infrastructure shared by the services, opened once at start and closed on shutdown. */

@@ -9,7 +9,9 @@ import { Worker } from './areas/tasks/worker.js';
 import { Scheduler } from './areas/tasks/scheduler.js';
 import { CLEANUP_TASK, SYNC_ALL_TASK } from './areas/tasks/schema.js';
 import { ComposerService } from './composer/service.js';
+import { AuditService } from './areas/audit/service.js';
 import { StatsService } from './areas/stats/service.js';
+import { MonorepoService } from './areas/monorepo/service.js';
 import { createAreaServices } from './areas/registry.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
@@ -24,6 +26,8 @@ export type Services = AreaServices & {
   artifacts: ArtifactService;
   tasks: TaskService;
   worker: Worker;
+  monorepos: MonorepoService;
+  audit: AuditService;
 };
 
 type AreaServices = ReturnType<typeof createAreaServices>;
@@ -31,6 +35,7 @@ type AreaServices = ReturnType<typeof createAreaServices>;
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const tasks = new TaskService(deps);
   const sync = new SyncService(deps);
+  const audit = new AuditService(deps);
   // Each task type's handler and its attempt limit (failed attempts below it are retried).
   const handlers = {
     [SYNC_TASK]: {
@@ -44,7 +49,10 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     },
     [CLEANUP_TASK]: {
       maxAttempts: 3,
-      run: async (task: { tenant_id: string }) => tasks.cleanup(task.tenant_id),
+      run: async (task: { tenant_id: string }) => ({
+        ...(await tasks.cleanup(task.tenant_id)),
+        old_audit_entries: await audit.applyRetention(task.tenant_id),
+      }),
     },
   };
   const scheduler = new Scheduler(deps, tasks, {
@@ -55,12 +63,14 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   return {
     deps,
     auth,
+    audit,
     composer,
     stats: new StatsService(deps, composer.usage),
     customers: new CustomerService(deps),
     packages: new PackageService(deps, tasks, sync),
     artifacts: new ArtifactService(deps),
     sync,
+    monorepos: new MonorepoService(deps),
     tasks,
     worker: new Worker(deps, tasks, handlers, { scheduler }),
     ...createAreaServices(deps),

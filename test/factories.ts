@@ -13,6 +13,18 @@ export async function addSyncedPackage(t: TestApp, name: string, url: string) {
   return waitForSync(t, name);
 }
 
+/** Adds a monorepo parent whose children live in folders matching `paths`, and waits for its sync. */
+export async function addSyncedMonorepo(t: TestApp, name: string, url: string, paths: string[]) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/packages',
+    headers: t.admin,
+    payload: { name, repository_url: url, type: 'git', monorepo: { paths } },
+  });
+  if (res.statusCode !== 201) throw new Error(`add monorepo failed: ${res.body}`);
+  return waitForSync(t, name);
+}
+
 /** Waits until no sync of the package is pending or running, and returns the package. */
 export async function waitForSync(t: TestApp, name: string) {
   const res = await waitFor(

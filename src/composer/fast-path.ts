@@ -4,6 +4,7 @@ import { DEFAULT_TENANT_ID } from '../infra/db/schema.js';
 import { customerSecret } from './credentials.js';
 import type { MetadataKind } from './metadata.js';
 import { ResponseCache, isFresh } from './response-cache.js';
+import type { FastPathGate } from '../http/rate-limit.js';
 
 const P2_PATH = /^\/p2\/([a-z0-9_.-]+\/[a-z0-9_.-]+?)(~dev)?\.json$/;
 
@@ -18,7 +19,7 @@ export function p2CacheKey(name: string, kind: MetadataKind): string {
  * work costs more than the answer itself. Returns false (and touches nothing) for anything it
  * does not answer: the request then takes the normal route, which fills the cache.
  */
-export function createP2FastPath(cache: ResponseCache) {
+export function createP2FastPath(cache: ResponseCache, rateLimit?: FastPathGate) {
   const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || !req.url?.startsWith('/p2/')) return false;
     const match = P2_PATH.exec(req.url);
@@ -31,13 +32,21 @@ export function createP2FastPath(cache: ResponseCache) {
     }
     // Single-tenant for now; the Cloud edition resolves the tenant from Host here too.
     const tenantId = DEFAULT_TENANT_ID;
+    const secretDigest = digest(secret);
     const key = ResponseCache.key(
       tenantId,
-      digest(secret),
+      secretDigest,
       p2CacheKey(match[1], match[2] ? 'dev' : 'tags'),
     );
     const doc = cache.get(tenantId, key);
     if (!doc) return false;
+    // Counted against the Composer rate limit like routed requests (src/http/rate-limit.ts).
+    const verdict = rateLimit ? rateLimit(secretDigest, res) : 'pass';
+    if (verdict === 'defer') return false;
+    if (verdict === 'limited') {
+      fastPath.hits++;
+      return true;
+    }
     const headers = { 'last-modified': doc.lastModified, etag: doc.etag };
     if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
       res.writeHead(304, headers).end();

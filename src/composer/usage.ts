@@ -29,6 +29,56 @@ const month = (d = new Date()) => d.toISOString().slice(0, 7);
 const emptyBatch = (): Batch => ({ downloads: new Map(), bandwidth: new Map() });
 const isEmpty = (b: Batch) => b.downloads.size === 0 && b.bandwidth.size === 0;
 
+/** New archives would pass STORAGE_LIMIT_BYTES; the message is what a failed sync records. */
+export class StorageLimitError extends AppError {
+  constructor(
+    readonly used: number,
+    readonly limit: number,
+    readonly extraBytes: number,
+  ) {
+    super(
+      'CONFLICT',
+      extraBytes > 0 && used < limit
+        ? `Storage limit reached: ${used} of ${limit} bytes used, ${extraBytes} more bytes would not fit`
+        : `Storage limit reached: ${used} of ${limit} bytes used`,
+    );
+  }
+}
+
+/** Bytes of the tenant's stored archives, each distinct archive counted once. */
+export async function storageUsed(deps: Pick<Deps, 'db'>, tenantId: string): Promise<number> {
+  const row = await deps.db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('versions')
+        .select(['dist_key', 'dist_size'])
+        .where('tenant_id', '=', tenantId)
+        .groupBy(['dist_key', 'dist_size'])
+        .as('d'),
+    )
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('d.dist_size'), eb.lit(0)).as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Call before writing new archives (sync, artifact upload): throws StorageLimitError when a
+ * non-zero STORAGE_LIMIT_BYTES is already reached, or would be passed by `extraBytes` more.
+ * Downloads never call this: past the storage limit archives stay downloadable.
+ */
+export async function assertStorageLeft(
+  deps: Pick<Deps, 'db' | 'config'>,
+  tenantId: string,
+  extraBytes = 0,
+): Promise<void> {
+  const limit = deps.config.storageLimitBytes;
+  if (limit <= 0) return;
+  const used = await storageUsed(deps, tenantId);
+  if (used >= limit || used + extraBytes > limit) {
+    throw new StorageLimitError(used, limit, extraBytes);
+  }
+}
+
 /** How long increments wait in memory before they are written, at most. */
 export const FLUSH_INTERVAL_MS = 1000;
 /** Rows per multi-row upsert statement (SQLite limits bound parameters per statement). */
@@ -78,24 +128,24 @@ export class UsageService {
     };
     const [bandwidthUsed, storage] = await Promise.all([
       readBandwidth(),
-      db
-        .selectFrom((eb) =>
-          eb
-            .selectFrom('versions')
-            .select(['dist_key', 'dist_size'])
-            .where('tenant_id', '=', tenantId)
-            .groupBy(['dist_key', 'dist_size'])
-            .as('d'),
-        )
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('d.dist_size'), eb.lit(0)).as('n'))
-        .executeTakeFirst(),
+      storageUsed(this.deps, tenantId),
     ]);
     return {
       bandwidthUsed,
       bandwidthLimit: this.deps.config.bandwidthLimitBytes,
-      storageUsed: Number(storage?.n ?? 0),
+      storageUsed: storage,
       storageLimit: this.deps.config.storageLimitBytes,
     };
+  }
+
+  /** Bytes of the tenant's stored archives, each distinct archive counted once. */
+  storageUsed(tenantId: string): Promise<number> {
+    return storageUsed(this.deps, tenantId);
+  }
+
+  /** See the function `assertStorageLeft`. */
+  assertStorageLeft(tenantId: string, extraBytes = 0): Promise<void> {
+    return assertStorageLeft(this.deps, tenantId, extraBytes);
   }
 
   /** 429 once a non-zero monthly bandwidth limit is used up. */

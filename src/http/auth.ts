@@ -22,6 +22,8 @@ declare module 'fastify' {
     tenantId: string;
     actor: Actor;
     customerPrincipal: CustomerPrincipal | null;
+    /** For the audit log. */
+    userAgent: string | null;
   }
 }
 
@@ -44,6 +46,7 @@ export async function authenticateAdminRequest(
 ): Promise<void> {
   const auth = request.routeOptions.config.auth ?? {};
   request.actor = { kind: 'system', id: null };
+  request.userAgent = request.headers['user-agent'] ?? null;
   if (auth.public) return;
   // Customer-scoped routes also take Composer's HTTP Basic `token:<secret>` (customer tokens only).
   const header = request.headers.authorization;

@@ -23,7 +23,7 @@ export class CacheGeneration {
   /** Invalidates this process's caches now and tells other processes through the database. */
   async bump(tenantId: string): Promise<void> {
     this.local.set(tenantId, this.current(tenantId) + 1);
-    await this.db
+    const row = await this.db
       .insertInto('cache_generations')
       .values({ tenant_id: tenantId, generation: 1 })
       .onConflict((oc) =>
@@ -31,7 +31,11 @@ export class CacheGeneration {
           .column('tenant_id')
           .doUpdateSet((eb) => ({ generation: eb('cache_generations.generation', '+', 1) })),
       )
-      .execute();
+      .returning('generation')
+      .executeTakeFirst();
+    // Our own move needs no second invalidation when the poll sees it; anyone else's does.
+    const seen = this.seenInDb.get(tenantId) ?? 0;
+    if (row && Number(row.generation) === seen + 1) this.seenInDb.set(tenantId, seen + 1);
   }
 
   start(): void {

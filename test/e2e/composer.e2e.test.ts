@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitFixture } from '../fixtures/git-repo.js';
-import { adminApi, addSyncedPackage, createCustomer } from '../factories.js';
+import { adminApi, addSyncedMonorepo, addSyncedPackage, createCustomer } from '../factories.js';
 import { ComposerProject } from './composer-client.js';
 import { startServer } from './server.js';
 import type { RunningServer } from './server.js';
@@ -121,5 +121,38 @@ describe('the real composer client', () => {
     p.setToken(rotated.plain_token);
     const fresh = await p.run(['require', 'acme/lib']);
     expect(fresh.code, fresh.output).toBe(0);
+  });
+});
+
+describe('monorepo children with the real composer client', () => {
+  it('installs two children of one repository, each with only its folder', async () => {
+    const mono = new GitFixture('acme/mono');
+    cleanup.push(() => mono.remove());
+    mono.write('README.md', '# Acme monorepo\n');
+    mono.child('packages/a', 'acme/a', '1.0.0').child('packages/b', 'acme/b', '1.0.0');
+    mono.commit('first').tag('1.0.0');
+    mono.child('packages/b', 'acme/b', '1.1.0').commit('b moves on').tag('1.1.0');
+    const parent = await addSyncedMonorepo(s, 'acme/mono', mono.url, ['packages/*']);
+    expect(parent.sync_status, parent.sync_error).toBe('ok');
+
+    const { token } = await customerWithToken({ 'acme/a': '*', 'acme/b': '^1.0' });
+    const p = project(token);
+    const res = await p.run(['require', 'acme/a', 'acme/b']);
+    expect(res.code, res.output).toBe(0);
+    expect(p.lockedVersion('acme/a')).toBe('1.1.0');
+    expect(p.lockedVersion('acme/b')).toBe('1.1.0');
+    expect(p.installedFile('acme/a', 'src/Version.php')).toContain("'1.0.0'");
+    expect(p.installedFile('acme/b', 'src/Version.php')).toContain("'1.1.0'");
+    expect(p.installedFile('acme/a', 'composer.json')).toContain('"acme/a"');
+    expect(p.installedFile('acme/a', 'README.md')).toBeNull();
+    expect(p.installedFile('acme/a', 'packages/b/composer.json')).toBeNull();
+    expect(fs.readdirSync(path.join(p.dir, 'vendor', 'acme', 'b')).sort()).toEqual([
+      'composer.json',
+      'src',
+    ]);
+
+    // The parent itself has no root composer.json, so it is nothing to install.
+    const parentOnly = await p.run(['require', 'acme/mono']);
+    expect(parentOnly.code).not.toBe(0);
   });
 });

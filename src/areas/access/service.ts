@@ -10,6 +10,8 @@ import { collectPackageIds, customerExists, findPackageId, validationError } fro
 import type { CollectionGrantInput, GrantInput, ReplaceGrantsInput } from './schema.js';
 import * as store from './store.js';
 import type { AccessRow } from './store.js';
+import { recordAudit } from '../audit/record.js';
+import type { Db } from '../../infra/db/connection.js';
 
 type Activity = 'ACCESS_GRANTED' | 'ACCESS_REVOKED';
 
@@ -60,12 +62,19 @@ export class AccessService {
     const existing = await store.findGrant(this.db, ctx.tenantId, customerId, packageId);
     // granted_at moves whenever the grant changes: Last-Modified on the composer side follows it.
     const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
-    await store.upsertGrant(this.db, {
-      tenant_id: ctx.tenantId,
-      customer_id: customerId,
-      package_id: packageId,
-      constraint,
-      granted_at,
+    await this.db.transaction().execute(async (trx) => {
+      await store.upsertGrant(trx, {
+        tenant_id: ctx.tenantId,
+        customer_id: customerId,
+        package_id: packageId,
+        constraint,
+        granted_at,
+      });
+      await this.audit(trx, ctx, 'access.grant', customerId, {
+        package: name,
+        constraint,
+        previous: existing?.constraint ?? null,
+      });
     });
     this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
     const access: AccessRow = { package: name, constraint, granted_at, via_collection: null };
@@ -124,7 +133,13 @@ export class AccessService {
         });
         added.push(item.name);
       }
-      return { added, removed: gone.map((g) => g.name) };
+      const removed = gone.map((g) => g.name);
+      await this.audit(trx, ctx, 'access.replace', customerId, {
+        packages: items.map((i) => ({ package: i.name, constraint: i.constraint })),
+        changed: added,
+        removed,
+      });
+      return { added, removed };
     });
     for (const name of added) this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
     for (const name of removed) this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
@@ -136,9 +151,12 @@ export class AccessService {
     const name = packageName.toLowerCase();
     const packageId = await findPackageId(this.db, ctx.tenantId, name);
     if (!packageId) throw notFound('Package');
-    if ((await store.deleteGrants(this.db, ctx.tenantId, customerId, [packageId])) === 0) {
-      throw notFound('Package access');
-    }
+    await this.db.transaction().execute(async (trx) => {
+      if ((await store.deleteGrants(trx, ctx.tenantId, customerId, [packageId])) === 0) {
+        throw notFound('Package access');
+      }
+      await this.audit(trx, ctx, 'access.revoke', customerId, { package: name });
+    });
     this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
   }
 
@@ -191,12 +209,19 @@ export class AccessService {
       collection.id,
     );
     const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
-    await cgStore.upsertCollectionGrant(this.db, {
-      tenant_id: ctx.tenantId,
-      customer_id: customerId,
-      collection_id: collection.id,
-      constraint,
-      granted_at,
+    await this.db.transaction().execute(async (trx) => {
+      await cgStore.upsertCollectionGrant(trx, {
+        tenant_id: ctx.tenantId,
+        customer_id: customerId,
+        collection_id: collection.id,
+        constraint,
+        granted_at,
+      });
+      await this.audit(trx, ctx, 'access.grant_collection', customerId, {
+        collection: collection.slug,
+        constraint,
+        previous: existing?.constraint ?? null,
+      });
     });
     for (const name of await cgStore.collectionPackageNames(this.db, ctx.tenantId, collection.id)) {
       this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
@@ -214,12 +239,27 @@ export class AccessService {
     await this.requireCustomer(ctx, customerId);
     const collection = await cgStore.findCollection(this.db, ctx.tenantId, slug);
     if (!collection) throw notFound('Collection');
-    if (!(await cgStore.deleteCollectionGrant(this.db, ctx.tenantId, customerId, collection.id))) {
-      throw notFound('Collection access');
-    }
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await cgStore.deleteCollectionGrant(trx, ctx.tenantId, customerId, collection.id))) {
+        throw notFound('Collection access');
+      }
+      await this.audit(trx, ctx, 'access.revoke_collection', customerId, {
+        collection: collection.slug,
+      });
+    });
     for (const name of await cgStore.collectionPackageNames(this.db, ctx.tenantId, collection.id)) {
       this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
     }
+  }
+
+  private audit(
+    db: Db,
+    ctx: Ctx,
+    action: string,
+    customerId: string,
+    summary: Record<string, unknown>,
+  ): Promise<void> {
+    return recordAudit(db, ctx, { action, target: { type: 'customer', id: customerId }, summary });
   }
 
   private async requireCustomer(ctx: Ctx, customerId: string): Promise<void> {

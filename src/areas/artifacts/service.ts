@@ -12,6 +12,8 @@ import * as store from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
 import { archiveKey } from '../sync/archives.js';
 import { readArtifactZip, resolveArtifactVersion } from './zip.js';
+import { assertStorageLeft } from '../../composer/usage.js';
+import { recordAudit } from '../audit/record.js';
 
 /** How many times ARTIFACT_MAX_BYTES a zip may unpack to. */
 export const UNPACK_FACTOR = 10;
@@ -48,6 +50,7 @@ export class ArtifactService {
 
     const shasum = crypto.createHash('sha1').update(bytes).digest('hex');
     const key = archiveKey(pkg.tenant_id, pkg.id, shasum);
+    await assertStorageLeft(this.deps, pkg.tenant_id, bytes.length);
     await storage.put(key, bytes);
 
     const now = nowIso();
@@ -105,6 +108,11 @@ export class ArtifactService {
           .where('id', '=', pkg.id)
           .execute();
         await rebuildPackageMetadata(trx, pkg.tenant_id, pkg.id);
+        await recordAudit(trx, ctx, {
+          action: 'package.upload',
+          target: { type: 'package', id: pkg.name },
+          summary: { version: v.version, shasum, size: bytes.length },
+        });
       });
     } catch (err) {
       if (/unique|duplicate/i.test((err as Error).message)) throw duplicate(pkg, v.version);

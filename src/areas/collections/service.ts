@@ -7,6 +7,7 @@ import { collectPackageIds, resolvePackageIds, validationError } from '../access
 import type { CreateCollectionInput, UpdateCollectionInput } from './schema.js';
 import * as store from './store.js';
 import type { CollectionRow } from './store.js';
+import { recordAudit } from '../audit/record.js';
 
 /** A collection with its member package names, sorted. */
 export interface CollectionView {
@@ -59,6 +60,11 @@ export class CollectionService {
       await this.db.transaction().execute(async (trx) => {
         await store.insertCollection(trx, row);
         await store.addMembers(trx, ctx.tenantId, row.id, [...new Set(ids.values())], now);
+        await recordAudit(trx, ctx, {
+          action: 'collection.create',
+          target: { type: 'collection', id: row.slug },
+          summary: { name: row.name, packages: [...ids.keys()].sort() },
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -100,6 +106,11 @@ export class CollectionService {
         name: input.name,
         updated_at: now,
       });
+      await recordAudit(trx, ctx, {
+        action: 'collection.update',
+        target: { type: 'collection', id: row.slug },
+        summary: { ...input },
+      });
       return { added, gone: gone.map((m) => m.name) };
     });
     const view = await this.get(ctx, slug);
@@ -117,7 +128,14 @@ export class CollectionService {
     const row = await this.find(ctx, slug);
     const { packages } = await this.get(ctx, slug);
     const customers = await store.grantees(this.db, ctx.tenantId, row.id);
-    await store.deleteCollection(this.db, ctx.tenantId, row.id);
+    await this.db.transaction().execute(async (trx) => {
+      await store.deleteCollection(trx, ctx.tenantId, row.id);
+      await recordAudit(trx, ctx, {
+        action: 'collection.delete',
+        target: { type: 'collection', id: row.slug },
+        summary: { packages },
+      });
+    });
     this.publish(ctx, customers, 'ACCESS_REVOKED', packages);
   }
 

@@ -11,6 +11,7 @@ import type {
   UpdateCustomerInput,
 } from './schema.js';
 import * as store from './store.js';
+import { recordAudit } from '../audit/record.js';
 import type { CustomerRow } from './store.js';
 
 /** Statuses a transition may start from (decisions.md section 5). */
@@ -87,7 +88,14 @@ export class CustomerService {
       updated_at: now,
     };
     try {
-      await store.insertCustomer(this.db, row);
+      await this.db.transaction().execute(async (trx) => {
+        await store.insertCustomer(trx, row);
+        await recordAudit(trx, ctx, {
+          action: 'customer.create',
+          target: { type: 'customer', id: row.id },
+          summary: { name: row.name, email: row.email, external_id: row.external_id },
+        });
+      });
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw conflict(`A customer with external_id "${input.external_id}" already exists`);
@@ -101,7 +109,14 @@ export class CustomerService {
     const current = await this.get(ctx, id);
     const patch = { ...input, updated_at: nowIso() };
     try {
-      await store.updateCustomer(this.db, ctx.tenantId, id, patch);
+      await this.db.transaction().execute(async (trx) => {
+        await store.updateCustomer(trx, ctx.tenantId, id, patch);
+        await recordAudit(trx, ctx, {
+          action: 'customer.update',
+          target: { type: 'customer', id },
+          summary: { ...input },
+        });
+      });
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw conflict(`A customer with external_id "${input.external_id}" already exists`);
@@ -112,13 +127,18 @@ export class CustomerService {
   }
 
   async delete(ctx: Ctx, id: string): Promise<void> {
-    if (!(await store.deleteCustomer(this.db, ctx.tenantId, id))) throw notFound('Customer');
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await store.deleteCustomer(trx, ctx.tenantId, id))) throw notFound('Customer');
+      await recordAudit(trx, ctx, { action: 'customer.delete', target: { type: 'customer', id } });
+    });
   }
 
   async suspend(ctx: Ctx, id: string, reason: string | undefined): Promise<CustomerRow> {
     const row = await this.get(ctx, id);
     this.assertTransition(row, 'suspend');
-    return this.setStatus(ctx, row, 'SUSPENDED', reason ?? null);
+    return this.db
+      .transaction()
+      .execute((trx) => this.setStatus(ctx, row, 'SUSPENDED', reason ?? null, 'suspend', trx));
   }
 
   async reactivate(ctx: Ctx, id: string): Promise<CustomerRow> {
@@ -133,7 +153,7 @@ export class CustomerService {
         .where('tenant_id', '=', ctx.tenantId)
         .where('customer_id', '=', id)
         .execute();
-      return this.setStatus(ctx, row, 'ACTIVE', null, trx);
+      return this.setStatus(ctx, row, 'ACTIVE', null, 'reactivate', trx);
     });
   }
 
@@ -158,7 +178,9 @@ export class CustomerService {
           })),
         )
         .execute();
-      return this.setStatus(ctx, row, 'FROZEN', null, trx);
+      return this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, {
+        versions: input.versions,
+      });
     });
   }
 
@@ -223,13 +245,20 @@ export class CustomerService {
     row: CustomerRow,
     status: CustomerStatus,
     reason: string | null,
-    db: Db = this.db,
+    operation: keyof typeof TRANSITIONS,
+    db: Db,
+    details: Record<string, unknown> = {},
   ): Promise<CustomerRow> {
     const updated_at = nowIso();
     await store.updateCustomer(db, ctx.tenantId, row.id, {
       status,
       status_reason: reason,
       updated_at,
+    });
+    await recordAudit(db, ctx, {
+      action: `customer.${operation}`,
+      target: { type: 'customer', id: row.id },
+      summary: { from: row.status, to: status, reason, ...details },
     });
     this.deps.events.publish({
       type: 'customer.activity',

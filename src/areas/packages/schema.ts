@@ -44,6 +44,19 @@ export const PackageDetailSchema = Type.Object({
 });
 export type PackageDetailDto = Static<typeof PackageDetailSchema>;
 
+/** Folder globs of a monorepo: relative, no `..` segment (checked again by the service). */
+export const MONOREPO_PATH_PATTERN = '^(?![/\\\\])(?!(.*[/\\\\])?\\.\\.([/\\\\]|$))[^\\u0000]+$';
+
+export const MonorepoInput = Type.Object(
+  {
+    paths: Type.Array(
+      Type.String({ minLength: 1, maxLength: 200, pattern: MONOREPO_PATH_PATTERN }),
+      { minItems: 1, maxItems: 20 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const AddPackageBody = Type.Object(
   {
     name: Type.String({ pattern: PACKAGE_NAME_PATTERN, maxLength: 200 }),
@@ -57,6 +70,7 @@ export const AddPackageBody = Type.Object(
         Type.Literal('artifact'),
       ]),
     ),
+    monorepo: Type.Optional(MonorepoInput),
   },
   { additionalProperties: false },
 );

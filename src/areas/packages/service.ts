@@ -8,10 +8,12 @@ import { customerPackageAccess } from '../../composer/visibility.js';
 import type { TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import type { SyncService } from '../sync/service.js';
+import { monorepoParentOf } from '../sync/service.js';
 import { checkRemote } from '../sync/remote.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
+import { recordAudit } from '../audit/record.js';
 
 export const SYNC_TASK = 'package.sync';
 
@@ -59,6 +61,10 @@ export class PackageService {
   async add(ctx: Ctx, input: AddPackageInput): Promise<{ row: PackageRow; task: TaskRow | null }> {
     const type = input.type ?? 'git';
     const url = input.repository_url?.trim() ?? '';
+    const monorepoPaths = input.monorepo ? checkMonorepoPaths(input.monorepo.paths) : null;
+    if (monorepoPaths && type === 'artifact') {
+      throw invalid('monorepo', 'artifact packages have no repository to hold child packages');
+    }
     if (type !== 'artifact') {
       if (!url) throw invalid('repository_url', 'is required for git packages');
       if (url.startsWith('-')) throw invalid('repository_url', 'is not a git URL');
@@ -90,7 +96,24 @@ export class PackageService {
       updated_at: now,
     };
     try {
-      await this.deps.db.insertInto('packages').values(row).execute();
+      await this.deps.db.transaction().execute(async (trx) => {
+        await trx.insertInto('packages').values(row).execute();
+        if (monorepoPaths) {
+          await trx
+            .insertInto('monorepos')
+            .values({
+              package_id: row.id,
+              tenant_id: row.tenant_id,
+              paths: JSON.stringify(monorepoPaths),
+            })
+            .execute();
+        }
+        await recordAudit(trx, ctx, {
+          action: 'package.add',
+          target: { type: 'package', id: row.name },
+          summary: { repository_url: row.repository_url, type, monorepo: monorepoPaths ?? null },
+        });
+      });
     } catch (err) {
       if (/unique|duplicate/i.test((err as Error).message)) {
         throw conflict(`Package ${input.name} already exists`);
@@ -103,7 +126,35 @@ export class PackageService {
 
   async delete(ctx: Ctx, name: string): Promise<void> {
     const row = await this.get(ctx, name);
-    await this.deps.db.deleteFrom('packages').where('id', '=', row.id).execute();
+    await this.deps.db.transaction().execute(async (trx) => {
+      // A monorepo parent takes its child packages with it.
+      const children = await trx
+        .selectFrom('monorepo_children')
+        .select('package_id')
+        .where('parent_id', '=', row.id)
+        .execute();
+      const ids = [row.id, ...children.map((c) => c.package_id)];
+      await trx
+        .deleteFrom('packages')
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', 'in', ids)
+        .execute();
+      await recordAudit(trx, ctx, {
+        action: 'package.delete',
+        target: { type: 'package', id: row.name },
+        summary: { children: children.length },
+      });
+    });
+  }
+
+  /** Refuses to sync or validate a monorepo child on its own: its parent's sync does that. */
+  private async assertNotMonorepoChild(row: PackageRow): Promise<void> {
+    const parentId = await monorepoParentOf(this.deps.db, row.id);
+    if (!parentId) return;
+    const parent = await store.findPackageById(this.deps.db, row.tenant_id, parentId);
+    throw conflict(
+      `${row.name} is a child of the monorepo ${parent?.name ?? parentId}: sync ${parent?.name ?? 'the parent'} instead`,
+    );
   }
 
   /** Queues a sync, or returns the one already pending or running for this package. */
@@ -111,6 +162,7 @@ export class PackageService {
     const row = await this.get(ctx, name);
     if (row.type === 'artifact') throw conflict('Artifact packages have no repository to sync');
     if (ctx.actor.kind === 'customer') await this.assertCustomerSees(ctx.actor.customerId, row);
+    await this.assertNotMonorepoChild(row);
     return this.queueSync(ctx, row);
   }
 
@@ -165,6 +217,12 @@ export class PackageService {
         .where('id', '=', found.version.id)
         .execute();
       await rebuildPackageMetadata(trx, ctx.tenantId, found.pkg.id);
+      const verb = flag === 'yanked' ? (value ? 'yank' : 'unyank') : 'deprecate';
+      await recordAudit(trx, ctx, {
+        action: `package.${verb}`,
+        target: { type: 'package', id: found.pkg.name },
+        summary: { version: found.version.version },
+      });
     });
     return updated;
   }
@@ -173,6 +231,7 @@ export class PackageService {
   async validate(ctx: Ctx, name: string) {
     const pkg = await this.get(ctx, name);
     if (pkg.type === 'artifact') throw conflict('Artifact packages have no repository to validate');
+    await this.assertNotMonorepoChild(pkg);
     try {
       const { analysis } = await this.syncs.inspect(pkg);
       return {
@@ -204,4 +263,25 @@ export class PackageService {
     if (!bytes) throw notFound(`Archive of ${found.pkg.name} ${found.version.version}`);
     return { ...found, bytes };
   }
+}
+
+/** Validates monorepo folder globs: relative, no `..`, no duplicates; returns them normalized. */
+export function checkMonorepoPaths(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of paths) {
+    const glob = raw
+      .trim()
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, '');
+    if (glob === '' || glob === '.')
+      throw invalid('monorepo.paths', 'must name folders below the root');
+    if (glob.startsWith('/') || glob.includes('\\') || /[\0\n\r]/.test(glob)) {
+      throw invalid('monorepo.paths', `"${raw}" must be a relative folder glob`);
+    }
+    if (glob.split('/').some((part) => part === '..' || part === '')) {
+      throw invalid('monorepo.paths', `"${raw}" must not contain ".." or empty segments`);
+    }
+    if (!out.includes(glob)) out.push(glob);
+  }
+  return out;
 }

@@ -49,7 +49,8 @@ function parseComposerJson(text: string): Record<string, unknown> | string {
  */
 export async function analyzeRefs(
   gitDir: string,
-  packageName: string,
+  /** The name composer.json must give; null accepts any name (monorepo children). */
+  packageName: string | null,
   refs: RepositoryRefs,
   opts: { timeoutMs?: number; subdir?: string } = {},
 ): Promise<Analysis> {
@@ -92,7 +93,7 @@ export async function analyzeRefs(
       continue;
     }
     const name = typeof composer.name === 'string' ? composer.name.toLowerCase() : null;
-    if (name !== packageName) {
+    if (name === null || (packageName !== null && name !== packageName)) {
       skipped.push({
         ref: label,
         reason: name

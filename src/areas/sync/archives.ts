@@ -16,6 +16,8 @@ export interface ArchiveJob {
 
 /** Commits zipped per batch: bounds the memory and temp space one batch holds. */
 const BATCH = 200;
+/** Subfolder zips built at the same time. */
+const SUBDIR_CONCURRENCY = 8;
 
 /** Storage key of the zip of one commit (and subfolder) of a package. */
 export function archiveKey(tenantId: string, packageId: string, commit: string, subdir = '') {
@@ -56,10 +58,18 @@ export async function buildArchives(
       await store(job, zip);
     }
   }
-  for (const job of unique.filter((j) => j.subdir)) {
-    await store(
-      job,
-      await archiveZip(gitDir, job.commit, { subdir: job.subdir, timeoutMs: opts.timeoutMs }),
+  // Subfolder zips take a few git processes each; run several at once (monorepo children).
+  const partial = unique.filter((j) => j.subdir);
+  for (let i = 0; i < partial.length; i += SUBDIR_CONCURRENCY) {
+    await Promise.all(
+      partial
+        .slice(i, i + SUBDIR_CONCURRENCY)
+        .map(async (job) =>
+          store(
+            job,
+            await archiveZip(gitDir, job.commit, { subdir: job.subdir, timeoutMs: opts.timeoutMs }),
+          ),
+        ),
     );
   }
   return built;

@@ -157,6 +157,31 @@ describe('sync from real git repositories', () => {
     await waitForSync(t, 'acme/hooked');
   });
 
+  it('stops adding archives past the storage limit and keeps what was there', async () => {
+    const limited = await createTestApp({ STORAGE_LIMIT_BYTES: '1' });
+    try {
+      const r = repo('acme/quota');
+      r.release('1.0.0');
+      const first = await addSyncedPackage(limited, 'acme/quota', r.url);
+      expect(first.sync_status).toBe('ok');
+      r.release('1.1.0');
+      await limited.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages/acme/quota/sync',
+        headers: limited.admin,
+      });
+      const pkg = await waitForSync(limited, 'acme/quota');
+      expect(pkg.sync_status).toBe('failed');
+      expect(pkg.sync_error).toMatch(/Storage limit reached/);
+      expect(pkg.versions.map((v: { version: string }) => v.version)).toEqual([
+        '1.0.0',
+        'dev-main',
+      ]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('rejects bad package input with the contract error and stores nothing', async () => {
     const post = (payload: unknown) =>
       t.app.inject({

@@ -14,6 +14,7 @@ import { CLEANUP_TASK, SYNC_ALL_TASK } from './schema.js';
 import type { CreateTaskInput, TaskStatus } from './schema.js';
 import * as store from './store.js';
 import type { TaskRow } from './store.js';
+import { recordAudit } from '../audit/record.js';
 
 /** Finished tasks are kept this long, then the cleanup task removes them. */
 export const FINISHED_TASK_RETENTION_DAYS = 30;
@@ -38,7 +39,8 @@ export class TaskService {
     payload: Record<string, unknown>,
     dedupeKey: string | null = null,
   ): Promise<TaskRow> {
-    return (await this.enqueueDeduped(ctx.tenantId, type, payload, dedupeKey)).row;
+    const auditAs = ctx.actor.kind === 'system' ? null : ctx;
+    return (await this.enqueueDeduped(ctx.tenantId, type, payload, dedupeKey, auditAs)).row;
   }
 
   /** Like enqueue, and says whether a new task was created. */
@@ -47,6 +49,7 @@ export class TaskService {
     type: string,
     payload: Record<string, unknown>,
     dedupeKey: string | null,
+    auditAs: Ctx | null = null,
   ): Promise<{ row: TaskRow; created: boolean }> {
     if (dedupeKey) {
       const active = await store.findActiveTask(this.deps.db, tenantId, dedupeKey);
@@ -62,7 +65,16 @@ export class TaskService {
       }
     }
     const row = newTaskRow(newId(), tenantId, type, payload, dedupeKey);
-    await this.deps.db.insertInto('tasks').values(row).execute();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tasks').values(row).execute();
+      if (auditAs) {
+        await recordAudit(trx, auditAs, {
+          action: 'task.queue',
+          target: { type: 'task', id: row.id },
+          summary: { type, payload },
+        });
+      }
+    });
     this.queued.emit('task');
     return { row, created: true };
   }
@@ -116,7 +128,7 @@ export class TaskService {
       if (pkg.type === 'artifact') {
         throw invalid('payload.package', 'artifact packages have no repository to sync');
       }
-      return (await this.queuePackageSync(pkg)).row;
+      return (await this.queuePackageSync(pkg, ctx)).row;
     }
     onlyFields(payload, []);
     return input.type === SYNC_ALL_TASK ? this.queueSyncAll(ctx) : this.queueCleanup(ctx);
@@ -165,12 +177,13 @@ export class TaskService {
   }
 
   /** Same task, dedupe key and package state as PackageService's sync request. */
-  private async queuePackageSync(pkg: PackageRow) {
+  private async queuePackageSync(pkg: PackageRow, auditAs: Ctx | null = null) {
     const queued = await this.enqueueDeduped(
       pkg.tenant_id,
       SYNC_TASK,
       { package_id: pkg.id, package: pkg.name },
       `sync:${pkg.id}`,
+      auditAs,
     );
     if (queued.row.status === 'pending') {
       await this.deps.db

@@ -6,6 +6,7 @@ import { TEAM_TOKEN_PREFIX } from '../auth/service.js';
 import type { CreateTeamTokenInput } from './schema.js';
 import * as store from './store.js';
 import type { TeamTokenRow } from './store.js';
+import { recordAudit } from '../audit/record.js';
 
 /** CMA tokens (`cma_…`) for the team; only owners reach this service (routes enforce it). */
 export class TeamService {
@@ -29,13 +30,24 @@ export class TeamService {
       created_at: nowIso(),
       last_used_at: null,
     };
-    await store.insertTeamToken(this.deps.db, row);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await store.insertTeamToken(trx, row);
+      await recordAudit(trx, ctx, {
+        action: 'team_token.create',
+        target: { type: 'team_token', id: row.id },
+        summary: { name: row.name, level: row.level },
+      });
+    });
     return { row, plain };
   }
 
   async revoke(ctx: Ctx, id: string): Promise<void> {
-    if (!(await store.deleteTeamToken(this.deps.db, ctx.tenantId, id))) {
-      throw notFound('Team token');
-    }
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await store.deleteTeamToken(trx, ctx.tenantId, id))) throw notFound('Team token');
+      await recordAudit(trx, ctx, {
+        action: 'team_token.revoke',
+        target: { type: 'team_token', id },
+      });
+    });
   }
 }

@@ -9,6 +9,7 @@ import { signCustomerJwt } from './jwt.js';
 import type { CreateTokenInput, JwtInput } from './schema.js';
 import * as store from './store.js';
 import type { TokenRow } from './store.js';
+import { recordAudit } from '../audit/record.js';
 
 /** A freshly stored token and its plain value, which exists only in this answer. */
 export interface IssuedToken {
@@ -75,16 +76,26 @@ export class TokenService {
       package_scopes: JSON.stringify(normalizeScopes(input.package_scopes ?? [])),
       expires_at: expiresAt,
     };
-    const issued = await this.issue(ctx, customerId, settings, this.db);
+    const issued = await this.db.transaction().execute(async (trx) => {
+      const created = await this.issue(ctx, customerId, settings, trx);
+      await this.audit(trx, ctx, 'token.create', customerId, created.row.id, {
+        name: settings.name,
+        scope: settings.scope,
+        package_scopes: JSON.parse(settings.package_scopes) as unknown,
+        expires_at: settings.expires_at,
+      });
+      return created;
+    });
     this.publish(ctx, customerId, 'TOKEN_CREATED');
     return issued;
   }
 
   async revoke(ctx: Ctx, customerId: string, id: string): Promise<void> {
     await this.requireCustomer(ctx, customerId);
-    if (!(await store.deleteToken(this.db, ctx.tenantId, customerId, id))) {
-      throw notFound('Token');
-    }
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
+      await this.audit(trx, ctx, 'token.revoke', customerId, id);
+    });
     this.publish(ctx, customerId, 'TOKEN_REVOKED');
   }
 
@@ -96,7 +107,9 @@ export class TokenService {
     }
     const issued = await this.db.transaction().execute(async (trx) => {
       if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
-      return this.issue(ctx, customerId, old, trx);
+      const created = await this.issue(ctx, customerId, old, trx);
+      await this.audit(trx, ctx, 'token.rotate', customerId, id, { new_id: created.row.id });
+      return created;
     });
     this.publish(ctx, customerId, 'TOKEN_REVOKED');
     this.publish(ctx, customerId, 'TOKEN_CREATED');
@@ -109,7 +122,9 @@ export class TokenService {
     const settings = { name: 'default', scope: 'admin', package_scopes: '[]', expires_at: null };
     const { issued, revoked } = await this.db.transaction().execute(async (trx) => {
       const revoked = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
-      return { revoked, issued: await this.issue(ctx, customerId, settings, trx) };
+      const created = await this.issue(ctx, customerId, settings, trx);
+      await this.audit(trx, ctx, 'token.regenerate', customerId, created.row.id, { revoked });
+      return { revoked, issued: created };
     });
     if (revoked > 0) this.publish(ctx, customerId, 'TOKEN_REVOKED');
     this.publish(ctx, customerId, 'TOKEN_CREATED');
@@ -119,15 +134,22 @@ export class TokenService {
   /** Legacy: revoke every token of the customer. */
   async revokeAll(ctx: Ctx, customerId: string): Promise<void> {
     await this.requireCustomer(ctx, customerId);
-    if ((await store.deleteAllTokens(this.db, ctx.tenantId, customerId)) > 0) {
-      this.publish(ctx, customerId, 'TOKEN_REVOKED');
-    }
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const count = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
+      await this.audit(trx, ctx, 'token.revoke_all', customerId, customerId, { revoked: count });
+      return count;
+    });
+    if (revoked > 0) this.publish(ctx, customerId, 'TOKEN_REVOKED');
   }
 
   async issueJwt(ctx: Ctx, customerId: string, input: JwtInput = {}) {
     const secret = this.deps.config.jwtSecret;
     if (!secret) throw featureNotAvailable('JWT_SECRET is not configured');
     await this.requireCustomer(ctx, customerId);
+    await this.audit(this.db, ctx, 'token.jwt', customerId, customerId, {
+      scope: input.scope ?? 'download',
+      expires_in: input.expires_in ?? DEFAULT_JWT_SECONDS,
+    });
     return signCustomerJwt(secret, {
       tenantId: ctx.tenantId,
       customerId,
@@ -158,6 +180,22 @@ export class TokenService {
     };
     await store.insertToken(db, row);
     return { row, plain };
+  }
+
+  /** Token entries name the customer too, so its trail is one filter away. */
+  private audit(
+    db: Db,
+    ctx: Ctx,
+    action: string,
+    customerId: string,
+    tokenId: string,
+    summary: Record<string, unknown> = {},
+  ): Promise<void> {
+    return recordAudit(db, ctx, {
+      action,
+      target: { type: 'token', id: tokenId },
+      summary: { customer_id: customerId, ...summary },
+    });
   }
 
   private async requireCustomer(ctx: Ctx, customerId: string): Promise<void> {

@@ -6,8 +6,10 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from './schema.js';
-import * as initial from './migrations/2026-11-22-initial.js';
-import * as cacheGenerations from './migrations/2026-11-22-cache-generations.js';
+import * as initial from './migrations/2026-11-22-01-initial.js';
+import * as cacheGenerations from './migrations/2026-11-22-02-cache-generations.js';
+import * as auditLog from './migrations/2026-11-22-03-audit-log.js';
+import * as monorepos from './migrations/2026-11-22-04-monorepos.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,9 +18,12 @@ export type Dialect = 'sqlite' | 'postgres';
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
+// Run in the order of their names: keep the numbered date prefix.
 const MIGRATIONS: Record<string, Migration> = {
-  '2026-11-22-initial': initial,
-  '2026-11-22-cache-generations': cacheGenerations,
+  '2026-11-22-01-initial': initial,
+  '2026-11-22-02-cache-generations': cacheGenerations,
+  '2026-11-22-03-audit-log': auditLog,
+  '2026-11-22-04-monorepos': monorepos,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -21,6 +21,9 @@ export interface Database {
   downloads: DownloadsTable;
   usage_counters: UsageCountersTable;
   cache_generations: CacheGenerationsTable;
+  audit_log: AuditLogTable;
+  monorepos: MonoreposTable;
+  monorepo_children: MonorepoChildrenTable;
 }
 
 export const DEFAULT_TENANT_ID = 'default';
@@ -200,4 +203,33 @@ export interface UsageCountersTable {
 export interface CacheGenerationsTable {
   tenant_id: string;
   generation: number;
+}
+
+export interface AuditLogTable {
+  id: string;
+  tenant_id: string;
+  actor_kind: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  summary: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
+/** A package whose repository holds child packages in folders matching `paths` (JSON array). */
+export interface MonoreposTable {
+  package_id: string;
+  tenant_id: string;
+  paths: string;
+}
+
+/** A child package of a monorepo, found by the parent's sync in folder `path`. */
+export interface MonorepoChildrenTable {
+  package_id: string;
+  tenant_id: string;
+  parent_id: string;
+  path: string;
 }

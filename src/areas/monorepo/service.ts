@@ -1,0 +1,61 @@
+import type { Ctx, Deps } from '../../context.js';
+import { notFound } from '../../errors.js';
+import * as packages from '../packages/store.js';
+import type { PackageRow } from '../packages/store.js';
+import type { MonorepoDto } from './schema.js';
+
+/** Reads monorepo parents and their child packages; the parent's sync creates the children. */
+export class MonorepoService {
+  constructor(private readonly deps: Deps) {}
+
+  /** The parent package and its folder globs, or 404 when the package is not a monorepo. */
+  async parent(ctx: Ctx, name: string): Promise<{ pkg: PackageRow; paths: string[] }> {
+    const pkg = await packages.findPackageByName(this.deps.db, ctx.tenantId, name.toLowerCase());
+    if (!pkg) throw notFound(`Package ${name}`);
+    const mono = await this.deps.db
+      .selectFrom('monorepos')
+      .select('paths')
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('package_id', '=', pkg.id)
+      .executeTakeFirst();
+    if (!mono) throw notFound(`Monorepo ${pkg.name}`);
+    return { pkg, paths: JSON.parse(mono.paths) as string[] };
+  }
+
+  async describe(ctx: Ctx, name: string): Promise<MonorepoDto> {
+    const { pkg, paths } = await this.parent(ctx, name);
+    const children = await this.childQuery(ctx, pkg.id)
+      .select('packages.name')
+      .orderBy('packages.name', 'asc')
+      .execute();
+    return { paths, children: children.map((c) => c.name), synced_at: pkg.synced_at };
+  }
+
+  async children(
+    ctx: Ctx,
+    name: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: PackageRow[]; total: number }> {
+    const { pkg } = await this.parent(ctx, name);
+    const [rows, count] = await Promise.all([
+      this.childQuery(ctx, pkg.id)
+        .selectAll('packages')
+        .orderBy('packages.name', 'asc')
+        .offset(page.offset)
+        .limit(page.limit)
+        .execute(),
+      this.childQuery(ctx, pkg.id)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  private childQuery(ctx: Ctx, parentId: string) {
+    return this.deps.db
+      .selectFrom('monorepo_children')
+      .innerJoin('packages', 'packages.id', 'monorepo_children.package_id')
+      .where('monorepo_children.tenant_id', '=', ctx.tenantId)
+      .where('monorepo_children.parent_id', '=', parentId);
+  }
+}

@@ -1,0 +1,176 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { digest } from '../infra/crypto.js';
+import { customerSecret } from '../composer/credentials.js';
+import { mapError } from './error-mapper.js';
+import type { App } from './app-types.js';
+
+/** Limits count requests per this window (decisions.md section 10: "per minute"). */
+export const RATE_WINDOW_MS = 60_000;
+
+export type LimitedScope = 'admin' | 'composer';
+
+/**
+ * Whom a request is counted against: the SHA-256 of its bearer or basic secret (never the secret
+ * itself), or its client IP when it carries no credentials.
+ */
+export function rateLimitKey(authorization: string | undefined, ip: string): string {
+  if (!authorization) return `ip:${ip}`;
+  try {
+    return tokenKey(digest(customerSecret(authorization)));
+  } catch {
+    // A malformed header still gets a bucket of its own, keyed by its digest.
+    return `h:${digest(authorization)}`;
+  }
+}
+
+/** The key of a token whose secret's digest is already known (the p2 fast path computes it). */
+export const tokenKey = (secretDigest: string): string => `t:${secretDigest}`;
+
+/** The contract error of a request over its limit. */
+export function rateLimitedError(max: number, retryAfterSeconds: number): AppError {
+  return new AppError(
+    'RATE_LIMITED',
+    `Rate limit exceeded: at most ${max} requests per minute; retry in ${retryAfterSeconds} s`,
+  );
+}
+
+/**
+ * Fixed-window request counters in memory, for one node. The Fastify plugin uses it as its store,
+ * and the p2 fast path counts against the very same counters, synchronously.
+ */
+export class WindowCounter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private nextSweep = 0;
+
+  constructor(private readonly windowMs = RATE_WINDOW_MS) {}
+
+  /** Counts one request; returns the count in the current window and the ms until it resets. */
+  hit(key: string, now = Date.now()): { current: number; ttl: number } {
+    if (now >= this.nextSweep) this.sweep(now);
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + this.windowMs };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return { current: w.count, ttl: w.resetAt - now };
+  }
+
+  /** Drops ended windows, at most once per window, so memory follows the active keys. */
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+    this.nextSweep = now + this.windowMs;
+  }
+}
+
+/** What the p2 fast path does with a cache hit: answer it, it was answered 429, or leave it. */
+export type FastPathVerdict = 'pass' | 'limited' | 'defer';
+export type FastPathGate = (secretDigest: string, res: ServerResponse) => FastPathVerdict;
+
+export interface RateLimiting {
+  /** Limits every route of the scope; call first, before the scope's other hooks and routes. */
+  apply(scope: App, which: LimitedScope): Promise<void>;
+  /** For p2 cache hits answered before Fastify; undefined when the composer limit is off. */
+  fastPathGate: FastPathGate | undefined;
+  close(): Promise<void>;
+}
+
+export interface RateLimitSettings {
+  config: Pick<
+    Config,
+    'redisUrl' | 'redisKeyPrefix' | 'rateLimitAdminPerMinute' | 'rateLimitComposerPerMinute'
+  >;
+  /** Where Redis connection errors go (requests are let through while Redis is down). */
+  onRedisError?: (err: Error) => void;
+}
+
+/**
+ * Per-token rate limits (decisions.md section 10) with @fastify/rate-limit: the admin API and the
+ * Composer surface each have their own limit and counters. With REDIS_URL the counters live in
+ * Redis, shared by every node; without it, in this process.
+ */
+export function createRateLimiting({ config, onRedisError }: RateLimitSettings): RateLimiting {
+  const limits: Record<LimitedScope, number> = {
+    admin: config.rateLimitAdminPerMinute,
+    composer: config.rateLimitComposerPerMinute,
+  };
+  let redis: Redis | null = null;
+  if (config.redisUrl && (limits.admin > 0 || limits.composer > 0)) {
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+    redis.on('error', (err: Error) => onRedisError?.(err));
+  }
+  const counters: Record<LimitedScope, WindowCounter> = {
+    admin: new WindowCounter(),
+    composer: new WindowCounter(),
+  };
+
+  const options = (which: LimitedScope): RateLimitPluginOptions => {
+    const base: RateLimitPluginOptions = {
+      global: false,
+      max: limits[which],
+      timeWindow: RATE_WINDOW_MS,
+      enableDraftSpec: true,
+      keyGenerator: (req: FastifyRequest) => rateLimitKey(req.headers.authorization, req.ip),
+      errorResponseBuilder: (_req, ctx) => rateLimitedError(ctx.max, Math.ceil(ctx.ttl / 1000)),
+      // A Redis outage must not take the registry down with it: requests pass, unlimited.
+      skipOnError: true,
+    };
+    if (redis) return { ...base, redis, nameSpace: `${config.redisKeyPrefix}rl:${which}:` };
+    const counter = counters[which];
+    class SharedStore implements FastifyRateLimitStore {
+      incr(
+        key: string,
+        callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      ): void {
+        callback(null, counter.hit(key));
+      }
+      child(): FastifyRateLimitStore {
+        return this;
+      }
+    }
+    return { ...base, store: SharedStore };
+  };
+
+  const composerMax = limits.composer;
+  let fastPathGate: FastPathGate | undefined;
+  if (composerMax > 0 && redis) {
+    // Redis counters are asynchronous: those requests take the normal route and its limit.
+    fastPathGate = () => 'defer';
+  } else if (composerMax > 0) {
+    fastPathGate = (secretDigest, res) => {
+      const { current, ttl } = counters.composer.hit(tokenKey(secretDigest));
+      const reset = Math.ceil(ttl / 1000);
+      res.setHeader('ratelimit-limit', composerMax);
+      res.setHeader('ratelimit-remaining', Math.max(0, composerMax - current));
+      res.setHeader('ratelimit-reset', reset);
+      if (current <= composerMax) return 'pass';
+      const body = JSON.stringify(mapError(rateLimitedError(composerMax, reset)).body);
+      res
+        .writeHead(429, {
+          'retry-after': String(reset),
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        })
+        .end(body);
+      return 'limited';
+    };
+  }
+
+  return {
+    fastPathGate,
+    async apply(scope, which) {
+      if (limits[which] <= 0) return;
+      await scope.register(rateLimit, options(which));
+      scope.addHook('onRequest', scope.rateLimit());
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => undefined);
+    },
+  };
+}
