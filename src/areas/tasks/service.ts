@@ -20,6 +20,9 @@ import { recordAudit } from '../audit/record.js';
 export const FINISHED_TASK_RETENTION_DAYS = 30;
 
 /** Queues background work as rows in the database, where any worker process can claim it. */
+/** How old an unreferenced archive must be before cleanup deletes it. */
+const ORPHAN_ARCHIVE_GRACE_MS = 60 * 60 * 1000;
+
 export class TaskService {
   /** Wakes an in-process worker as soon as work is queued, instead of waiting for its poll. */
   readonly queued = new EventEmitter();
@@ -161,10 +164,12 @@ export class TaskService {
   }
 
   /**
-   * The `cleanup` handler: removes customer tokens past their expiry and tasks finished more than
-   * FINISHED_TASK_RETENTION_DAYS ago.
+   * The `cleanup` handler: removes customer tokens past their expiry, tasks finished more than
+   * FINISHED_TASK_RETENTION_DAYS ago, and archives no version refers to any more.
    */
-  async cleanup(tenantId: string): Promise<{ expired_tokens: number; old_tasks: number }> {
+  async cleanup(
+    tenantId: string,
+  ): Promise<{ expired_tokens: number; old_tasks: number; orphan_archives: number }> {
     const now = new Date();
     const before = new Date(now.getTime() - FINISHED_TASK_RETENTION_DAYS * 86_400_000);
     const expired_tokens = await store.deleteExpiredCustomerTokens(
@@ -173,7 +178,32 @@ export class TaskService {
       now.toISOString(),
     );
     const old_tasks = await store.deleteFinishedTasks(this.deps.db, tenantId, before.toISOString());
-    return { expired_tokens, old_tasks };
+    const orphan_archives = await this.deleteOrphanArchives(tenantId, now);
+    return { expired_tokens, old_tasks, orphan_archives };
+  }
+
+  /**
+   * Archives of versions that were deleted (tags removed, packages deleted). Only files older
+   * than an hour go: a running sync writes its archives before the versions that use them.
+   */
+  private async deleteOrphanArchives(tenantId: string, now: Date): Promise<number> {
+    const used = new Set(
+      (
+        await this.deps.db
+          .selectFrom('versions')
+          .select('dist_key')
+          .where('tenant_id', '=', tenantId)
+          .execute()
+      ).map((r) => r.dist_key),
+    );
+    const cutoff = now.getTime() - ORPHAN_ARCHIVE_GRACE_MS;
+    let deleted = 0;
+    for await (const object of this.deps.storage.list(`${tenantId}/`)) {
+      if (used.has(object.key) || object.modifiedAt.getTime() > cutoff) continue;
+      await this.deps.storage.delete(object.key);
+      deleted += 1;
+    }
+    return deleted;
   }
 
   /** Same task, dedupe key and package state as PackageService's sync request. */

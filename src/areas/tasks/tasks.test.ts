@@ -216,7 +216,12 @@ describe('tasks REST API', () => {
         () => get(`/tasks/${cleanup.id}`),
         (r) => r.json().status === 'done',
       );
-      expect(done.json().result).toEqual({ expired_tokens: 1, old_tasks: 1, old_audit_entries: 0 });
+      expect(done.json().result).toEqual({
+        expired_tokens: 1,
+        old_tasks: 1,
+        orphan_archives: 0,
+        old_audit_entries: 0,
+      });
       const syncAll = await waitFor(
         () => get(`/tasks/${all.id}`),
         (r) => r.json().status === 'done',

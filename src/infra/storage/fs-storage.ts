@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { ArchiveStorage } from './storage.js';
+import type { ArchiveStorage, StoredObject } from './storage.js';
 
 /** Archives as files under one root folder; writes go to a temp file and are renamed in place. */
 export class FsStorage implements ArchiveStorage {
@@ -42,6 +42,27 @@ export class FsStorage implements ArchiveStorage {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.file(key), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    const base = this.file(prefix.replace(/\/+$/, ''));
+    let entries: string[];
+    try {
+      entries = await fs.readdir(base, { recursive: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const entry of entries) {
+      // Half-written files (put's temp names) are not objects yet.
+      if (entry.endsWith('.tmp')) continue;
+      const stat = await fs.stat(path.join(base, entry));
+      if (!stat.isFile()) continue;
+      yield {
+        key: path.posix.join(prefix.replace(/\/+$/, ''), entry.split(path.sep).join('/')),
+        modifiedAt: stat.mtime,
+      };
+    }
   }
 
   async check(): Promise<void> {

@@ -5,6 +5,13 @@ export interface ArchiveStorage {
   get(key: string): Promise<Buffer | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Every stored key under a prefix (`tenant/`), with when it was last written. */
+  list(prefix: string): AsyncIterable<StoredObject>;
   /** Throws when the storage cannot be reached (readiness checks). */
   check(): Promise<void>;
+}
+
+export interface StoredObject {
+  key: string;
+  modifiedAt: Date;
 }
