@@ -61,3 +61,34 @@ export function adminApi(t: TestApp) {
     return res.statusCode === 204 ? null : res.json();
   };
 }
+
+/**
+ * A package row straight into the table, for tests of areas other than packages and sync.
+ * Returns its id (`pkg-vendor-name`).
+ */
+export async function insertPackageRow(t: TestApp, name: string): Promise<string> {
+  const id = `pkg-${name.replace('/', '-')}`;
+  const now = new Date().toISOString();
+  await t.runtime.services.deps.db
+    .insertInto('packages')
+    .values({
+      id,
+      tenant_id: 'default',
+      name,
+      description: null,
+      repository_url: `https://git.test/${name}.git`,
+      type: 'git',
+      latest_version: null,
+      default_branch: null,
+      readme: null,
+      synced_at: null,
+      sync_status: 'ok',
+      sync_error: null,
+      sync_skipped: '[]',
+      abandoned: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
+import { insertPackageRow } from '../../../test/factories.js';
 import { parseConstraint } from '../../composer/semver/index.js';
 import type { DomainEvent } from '../../infra/events.js';
 import { customerPackageAccess } from '../../composer/visibility.js';
@@ -18,33 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** Packages straight into the table: the packages area is not what is under test here. */
-async function insertPackage(name: string): Promise<string> {
-  const id = `pkg-${name.replace('/', '-')}`;
-  const now = new Date().toISOString();
-  await t.runtime.services.deps.db
-    .insertInto('packages')
-    .values({
-      id,
-      tenant_id: 'default',
-      name,
-      description: null,
-      repository_url: `https://git.test/${name}.git`,
-      type: 'git',
-      latest_version: null,
-      default_branch: null,
-      readme: null,
-      synced_at: null,
-      sync_status: 'ok',
-      sync_error: null,
-      sync_skipped: '[]',
-      abandoned: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
-}
+const insertPackage = (name: string) => insertPackageRow(t, name);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 function call(method: Method, url: string, payload?: object, headers: object = t.admin) {
