@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
-import { MemoryEventBus } from './infra/events.js';
+import { createEventBus, generationSignalOf } from './infra/events-redis.js';
 import { CacheGeneration } from './infra/cache-generation.js';
 import { FsStorage } from './infra/storage/fs-storage.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
@@ -22,6 +22,7 @@ export interface Runtime {
 /** Opens the infrastructure (database, storage, events), migrates, and builds the services. */
 export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
   const handle = await openDatabase(config);
+  const events = createEventBus(config);
   try {
     await migrate(handle.db, config.databaseSchema);
     const deps: Deps = {
@@ -29,8 +30,8 @@ export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
       dialect: handle.dialect,
       config,
       storage: new FsStorage(path.join(config.dataDir, 'archives')),
-      events: new MemoryEventBus(),
-      generations: new CacheGeneration(handle.db),
+      events,
+      generations: new CacheGeneration(handle.db, undefined, generationSignalOf(events)),
     };
     const admin = await ensureAdminToken(handle.db, DEFAULT_TENANT_ID, config.adminToken);
     const services = createServices(deps, admin.digest);
@@ -43,11 +44,13 @@ export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
       close: async () => {
         deps.generations.stop();
         await services.worker.stop();
+        await events.close();
         await services.composer.usage.close();
         await handle.db.destroy();
       },
     };
   } catch (err) {
+    await events.close();
     await handle.db.destroy();
     throw err;
   }

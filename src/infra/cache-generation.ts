@@ -1,19 +1,32 @@
 import type { Db } from './db/connection.js';
 
 /**
+ * A fast path between nodes for generation moves (Redis pub/sub with REDIS_URL): a bump here is
+ * announced at once, so other nodes need not wait for their next database poll.
+ */
+export interface GenerationSignal {
+  /** Announces that the tenant's generation in the database is now `generation`. */
+  sendBump(tenantId: string, generation: number): void;
+  /** Calls `listener` with every bump another node announces; returns the unsubscribe. */
+  onRemoteBump(listener: (tenantId: string, generation: number) => void): () => void;
+}
+
+/**
  * A per-tenant counter that moves whenever something visible on the Composer surface changes,
  * so in-memory caches know when to drop what they hold. A change made in this process is seen at
  * once; one made by another process or node (a worker's sync) is picked up by polling the
- * database, within `pollMs`.
+ * database, within `pollMs`, or at once when a `signal` carries it (the poll stays the fallback).
  */
 export class CacheGeneration {
   private readonly local = new Map<string, number>();
   private readonly seenInDb = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  private stopListening: (() => void) | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly pollMs = 1000,
+    private readonly signal?: GenerationSignal,
   ) {}
 
   current(tenantId: string): number {
@@ -36,9 +49,15 @@ export class CacheGeneration {
     // Our own move needs no second invalidation when the poll sees it; anyone else's does.
     const seen = this.seenInDb.get(tenantId) ?? 0;
     if (row && Number(row.generation) === seen + 1) this.seenInDb.set(tenantId, seen + 1);
+    if (row) this.signal?.sendBump(tenantId, Number(row.generation));
   }
 
   start(): void {
+    if (this.signal && !this.stopListening) {
+      this.stopListening = this.signal.onRemoteBump((tenantId, generation) =>
+        this.observe(tenantId, generation),
+      );
+    }
     if (this.timer) return;
     this.timer = setInterval(() => void this.poll().catch(() => undefined), this.pollMs);
     this.timer.unref();
@@ -47,6 +66,8 @@ export class CacheGeneration {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopListening?.();
+    this.stopListening = null;
   }
 
   async poll(): Promise<void> {
@@ -58,5 +79,15 @@ export class CacheGeneration {
         this.local.set(row.tenant_id, this.current(row.tenant_id) + 1);
       }
     }
+  }
+
+  /**
+   * A bump another node announced: invalidates unless this process has already seen that database
+   * generation (its own bump, or a poll), so the poll that follows does not invalidate twice.
+   */
+  private observe(tenantId: string, generation: number): void {
+    if (generation <= (this.seenInDb.get(tenantId) ?? 0)) return;
+    this.seenInDb.set(tenantId, generation);
+    this.local.set(tenantId, this.current(tenantId) + 1);
   }
 }

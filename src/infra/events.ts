@@ -37,6 +37,8 @@ export type EventListener = (event: DomainEvent) => void;
 export interface EventBus {
   publish(event: DomainEvent): void;
   subscribe(listener: EventListener): () => void;
+  /** Releases what the bus holds (connections); called once on shutdown. */
+  close(): Promise<void>;
 }
 
 export class MemoryEventBus implements EventBus {
@@ -53,5 +55,9 @@ export class MemoryEventBus implements EventBus {
   subscribe(listener: EventListener): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }
