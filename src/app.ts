@@ -22,6 +22,7 @@ import { auditRoutes } from './areas/audit/routes.js';
 import { statsRoutes } from './areas/stats/routes.js';
 import { licenseRoutes } from './areas/license/routes.js';
 import { healthRoutes } from './areas/health/routes.js';
+import { graphqlPlugin } from './graphql/plugin.js';
 import { createMetrics } from './http/metrics.js';
 import { echoRequestId, genReqId, withRedaction } from './http/logging.js';
 import { createRateLimiting } from './http/rate-limit.js';
@@ -110,6 +111,11 @@ export async function buildApp({
     await composer.register(composerRoutes);
   });
   // Operations endpoints: outside /api/v1, so no admin token (METRICS_TOKEN guards /metrics).
+  // GraphQL in its own context: its error formatter and hooks stay off the REST routes.
+  await app.register(async (gql) => {
+    await limits.apply(gql, 'admin');
+    await gql.register(graphqlPlugin);
+  });
   await app.register(healthRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(

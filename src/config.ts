@@ -56,6 +56,10 @@ export interface Config {
   rateLimitAdminPerMinute: number;
   /** Composer requests per token and minute, 0 = off (RATE_LIMIT_COMPOSER_PER_MINUTE, default 6000). */
   rateLimitComposerPerMinute: number;
+  /** Serve GraphiQL at GET /graphql/playground (GRAPHQL_PLAYGROUND, default off). */
+  graphqlPlayground: boolean;
+  /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; default on only when NODE_ENV=development). */
+  graphqlIntrospection: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -151,5 +155,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'packyard:',
     rateLimitAdminPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 600),
     rateLimitComposerPerMinute: integer(env, 'RATE_LIMIT_COMPOSER_PER_MINUTE', 6000),
+    graphqlPlayground: flag(env, 'GRAPHQL_PLAYGROUND', false),
+    graphqlIntrospection: flag(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV === 'development'),
   });
 }

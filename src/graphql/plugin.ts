@@ -1,0 +1,189 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import mercurius from 'mercurius';
+import type { MercuriusContext } from 'mercurius';
+import type {
+  DocumentNode,
+  ExecutionResult,
+  FormattedExecutionResult,
+  GraphQLError as GraphQLErrorType,
+} from 'graphql';
+import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule } from './graphql-js.js';
+import type { App } from '../http/app-types.js';
+import { bearerToken } from '../http/auth.js';
+import { mapError } from '../http/error-mapper.js';
+import { assertFeature, graphqlComplexityLimit } from '../editions.js';
+import { AppError, forbidden, unauthorized } from '../errors.js';
+import type { Ctx } from '../context.js';
+import { typeDefs } from './schema.js';
+import { loaders, resolvers } from './resolvers.js';
+import { operationCost } from './complexity.js';
+
+export const GRAPHQL_PATH = '/graphql';
+export const PLAYGROUND_PATH = '/graphql/playground';
+
+/** An error with a GraphQL-only code (QUERY_TOO_COMPLEX), outside the REST catalogue. */
+export class GraphQLCodeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    graphqlCtx?: Ctx;
+  }
+}
+
+/** The `extensions` of one error: the contract code (and validation details), as REST has them. */
+function extensionsOf(error: GraphQLErrorType, log: FastifyRequest['log'] | undefined) {
+  const original = error.originalError;
+  if (!original) return { code: 'VALIDATION_ERROR' };
+  if (original instanceof GraphQLCodeError) return { code: original.code };
+  if (original instanceof AppError) {
+    return original.details
+      ? { code: original.code, details: original.details }
+      : { code: original.code };
+  }
+  const mercuriusCode = (original as { code?: unknown }).code;
+  if (typeof mercuriusCode === 'string' && mercuriusCode.startsWith('MER_ERR_')) {
+    return { code: 'VALIDATION_ERROR' };
+  }
+  const mapped = mapError(original);
+  if (mapped.internal) log?.error({ err: original }, 'graphql resolver failed');
+  return { code: mapped.body.code, message: mapped.body.message, internal: mapped.internal };
+}
+
+/**
+ * Errors are answered with HTTP 200 and the standard `errors` array; the code is in
+ * `extensions.code` (docs/graphql.md). Internal errors never leak their message.
+ */
+function formatErrors(
+  execution: ExecutionResult & Required<Pick<ExecutionResult, 'errors'>>,
+  context: MercuriusContext,
+): { statusCode: number; response: ExecutionResult | FormattedExecutionResult } {
+  const log = context.reply?.request.log;
+  const flat = execution.errors.flatMap((error) => {
+    const nested = (error.originalError as { errors?: unknown } | undefined)?.errors;
+    if (Array.isArray(nested) && nested.every((e) => e instanceof GraphQLError)) {
+      return nested as GraphQLErrorType[];
+    }
+    return [error];
+  });
+  const errors = flat.map((error) => {
+    const { internal, message, ...extensions } = extensionsOf(error, log) as {
+      code: string;
+      internal?: boolean;
+      message?: string;
+    };
+    const json = error.toJSON();
+    return {
+      ...json,
+      message: internal ? (message ?? 'Internal server error') : json.message,
+      extensions: { ...(json.extensions ?? {}), ...extensions },
+    };
+  });
+  return { statusCode: 200, response: { data: execution.data ?? null, errors } };
+}
+
+function operationOf(document: DocumentNode, name: string | undefined) {
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  return name ? operations.find((o) => o.name?.value === name) : operations[0];
+}
+
+function operationNameOf(request: FastifyRequest): string | undefined {
+  const source = (request.method === 'GET' ? request.query : request.body) as
+    { operationName?: unknown } | undefined;
+  return typeof source?.operationName === 'string' && source.operationName !== ''
+    ? source.operationName
+    : undefined;
+}
+
+/**
+ * GraphQL at POST (and GET) /graphql on the same services as REST: admin tokens (root and CMA),
+ * viewers read-only, FEATURE_NOT_AVAILABLE outside Pro+, complexity checked before execution.
+ */
+export async function graphqlPlugin(app: App): Promise<void> {
+  const { services } = app;
+  const { config } = services.deps;
+  const introspection = config.graphqlIntrospection;
+
+  // Edition and token first, before the query is even parsed.
+  app.addHook('preHandler', async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (request.routeOptions.url !== GRAPHQL_PATH) return;
+    assertFeature(config.edition, 'graphql');
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Missing bearer token');
+    const actor = await services.auth.authenticateAdmin(request.tenantId, token);
+    if (!actor) throw unauthorized('Invalid or expired token');
+    request.actor = actor;
+    request.userAgent = request.headers['user-agent'] ?? null;
+    request.graphqlCtx = {
+      tenantId: request.tenantId,
+      actor,
+      ip: request.ip,
+      userAgent: request.userAgent,
+    };
+  });
+
+  await app.register(mercurius, {
+    schema: typeDefs,
+    resolvers: resolvers as never,
+    loaders: loaders as never,
+    path: GRAPHQL_PATH,
+    graphiql: config.graphqlPlayground,
+    errorFormatter: formatErrors,
+    validationRules: introspection ? [] : [NoSchemaIntrospectionCustomRule],
+    context: (request: FastifyRequest) => ({
+      ctx: request.graphqlCtx ?? null,
+      services,
+    }),
+  });
+
+  app.graphql.addHook('preExecution', async (schema, document, context) => {
+    const request = context.reply.request;
+    const name = operationNameOf(request);
+    const limit = graphqlComplexityLimit(config.edition);
+    if (limit !== null) {
+      const variables = (
+        request.method === 'GET'
+          ? safeJson((request.query as { variables?: string }).variables)
+          : (request.body as { variables?: unknown } | undefined)?.variables
+      ) as Record<string, unknown> | undefined;
+      const cost = operationCost(schema, document, name, variables);
+      if (cost > limit) {
+        throw new GraphQLCodeError(
+          'QUERY_TOO_COMPLEX',
+          `Query complexity ${cost} exceeds the limit of ${limit} for the ${config.edition} edition`,
+        );
+      }
+    }
+    const operation = operationOf(document, name);
+    const actor = context.ctx?.actor;
+    if (operation?.operation === 'mutation') {
+      if (actor?.kind === 'cma' && actor.level === 'viewer') {
+        throw forbidden('Viewer tokens are read-only');
+      }
+    } else {
+      // Reads see every download served so far, as the REST reads do.
+      await services.composer.usage.flush();
+    }
+  });
+
+  if (config.graphqlPlayground) {
+    app.get(PLAYGROUND_PATH, { schema: { hide: true } }, async (_request, reply) =>
+      reply.redirect('/graphiql'),
+    );
+  }
+}
+
+function safeJson(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
