@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../infra/db/connection.js';
+import { accessUnion } from '../areas/access/store.js';
 import type { AccessRow } from '../areas/access/store.js';
 import type { PackageRow, VersionRow } from '../areas/packages/store.js';
 
@@ -7,8 +8,6 @@ import type { PackageRow, VersionRow } from '../areas/packages/store.js';
  * Batched lookups for the GraphQL loaders: one query per batch, whatever its size. The single-row
  * forms live in the areas' stores; these answer the same questions for many keys at once.
  */
-
-const noCollection = sql<string | null>`NULL`;
 
 /** The access lists (direct and through collections) of many customers, in two queries. */
 export async function accessOfCustomers(
@@ -19,41 +18,8 @@ export async function accessOfCustomers(
   const out = new Map<string, AccessRow[]>(customerIds.map((id) => [id, []]));
   if (customerIds.length === 0) return out;
   const ids = [...new Set(customerIds)];
-  const direct = db
-    .selectFrom('grants as g')
-    .innerJoin('packages as p', 'p.id', 'g.package_id')
-    .select([
-      'g.customer_id as customer_id',
-      'p.name as package',
-      'g.constraint as constraint',
-      'g.granted_at as granted_at',
-      noCollection.as('via_collection'),
-    ])
-    .where('g.tenant_id', '=', tenantId)
-    .where('g.customer_id', 'in', ids);
-  const via = db
-    .selectFrom('collection_grants as cg')
-    .innerJoin('collections as c', 'c.id', 'cg.collection_id')
-    .innerJoin('collection_packages as cp', 'cp.collection_id', 'cg.collection_id')
-    .innerJoin('packages as p', 'p.id', 'cp.package_id')
-    .select((eb) => [
-      'cg.customer_id as customer_id',
-      'p.name as package',
-      'cg.constraint as constraint',
-      eb
-        .case()
-        .when('cp.added_at', '>', eb.ref('cg.granted_at'))
-        .then(eb.ref('cp.added_at'))
-        .else(eb.ref('cg.granted_at'))
-        .end()
-        .$castTo<string>()
-        .as('granted_at'),
-      eb.ref('c.slug').$castTo<string | null>().as('via_collection'),
-    ])
-    .where('cg.tenant_id', '=', tenantId)
-    .where('cg.customer_id', 'in', ids);
   const rows = await db
-    .selectFrom(direct.unionAll(via).as('a'))
+    .selectFrom(accessUnion(db, tenantId, { customerIds: ids }).as('a'))
     .select(['a.customer_id', 'a.package', 'a.constraint', 'a.granted_at', 'a.via_collection'])
     .orderBy('a.customer_id')
     .orderBy('a.package')

@@ -21,8 +21,15 @@ export type PackageCustomerRow = Selectable<CustomersTable> & {
 
 const noCollection = sql<string | null>`NULL`;
 
-/** Direct grants and collection grants of one customer or of one package, as one union. */
-function accessUnion(db: Db, tenantId: string, by: { customerId: string } | { packageId: string }) {
+/**
+ * Direct grants and collection grants of one customer, several customers (GraphQL's batch
+ * loader) or one package, as one union.
+ */
+export function accessUnion(
+  db: Db,
+  tenantId: string,
+  by: { customerId: string } | { customerIds: readonly string[] } | { packageId: string },
+) {
   let direct = db
     .selectFrom('grants as g')
     .innerJoin('packages as p', 'p.id', 'g.package_id')
@@ -58,6 +65,9 @@ function accessUnion(db: Db, tenantId: string, by: { customerId: string } | { pa
   if ('customerId' in by) {
     direct = direct.where('g.customer_id', '=', by.customerId);
     via = via.where('cg.customer_id', '=', by.customerId);
+  } else if ('customerIds' in by) {
+    direct = direct.where('g.customer_id', 'in', by.customerIds);
+    via = via.where('cg.customer_id', 'in', by.customerIds);
   } else {
     direct = direct.where('g.package_id', '=', by.packageId);
     via = via.where('cp.package_id', '=', by.packageId);
