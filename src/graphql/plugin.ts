@@ -17,6 +17,12 @@ import type { Ctx } from '../context.js';
 import { typeDefs } from './schema.js';
 import { loaders, resolvers } from './resolvers.js';
 import { operationCost } from './complexity.js';
+import {
+  captureInitPayloads,
+  isWebSocketRequest,
+  subscriptionOptions,
+  subscriptionResolvers,
+} from './subscriptions.js';
 
 export const GRAPHQL_PATH = '/graphql';
 export const PLAYGROUND_PATH = '/graphql/playground';
@@ -113,6 +119,8 @@ export async function graphqlPlugin(app: App): Promise<void> {
   // Edition and token first, before the query is even parsed.
   app.addHook('preHandler', async (request: FastifyRequest, _reply: FastifyReply) => {
     if (request.routeOptions.url !== GRAPHQL_PATH) return;
+    // A WebSocket upgrade authenticates by its `connection_init` payload (subscriptions.ts).
+    if (isWebSocketRequest(request)) return;
     assertFeature(config.edition, 'graphql');
     const token = bearerToken(request);
     if (!token) throw unauthorized('Missing bearer token');
@@ -128,9 +136,10 @@ export async function graphqlPlugin(app: App): Promise<void> {
     };
   });
 
+  captureInitPayloads(app, GRAPHQL_PATH);
   await app.register(mercurius, {
     schema: typeDefs,
-    resolvers: resolvers as never,
+    resolvers: { ...resolvers, ...subscriptionResolvers } as never,
     loaders: loaders as never,
     path: GRAPHQL_PATH,
     graphiql: config.graphqlPlayground,
@@ -140,6 +149,7 @@ export async function graphqlPlugin(app: App): Promise<void> {
       ctx: request.graphqlCtx ?? null,
       services,
     }),
+    subscription: subscriptionOptions(services),
   });
 
   app.graphql.addHook('preExecution', async (schema, document, context) => {

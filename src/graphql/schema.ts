@@ -372,4 +372,35 @@ export const typeDefs = /* GraphQL */ `
     deleteCollection(slug: String!): Boolean!
     removeHostAppInstallation(id: ID!): Boolean!
   }
+
+  enum CustomerActivityType {
+    DOWNLOAD
+    TOKEN_CREATED
+    TOKEN_REVOKED
+    ACCESS_GRANTED
+    ACCESS_REVOKED
+    STATUS_CHANGED
+  }
+
+  type PackageSyncEvent {
+    package: String!
+    status: String!
+    versionsAdded: [String!]!
+    versionsRemoved: [String!]!
+    error: String
+    syncedAt: DateTime!
+  }
+
+  type CustomerActivityEvent {
+    customerId: ID!
+    type: CustomerActivityType!
+    package: String
+    version: String
+    at: DateTime!
+  }
+
+  type Subscription {
+    packageSynced(name: String): PackageSyncEvent!
+    customerActivity(customerId: ID): CustomerActivityEvent!
+  }
 `;
