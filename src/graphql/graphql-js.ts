@@ -21,5 +21,6 @@ export const {
   isListType,
   isObjectType,
   parse,
+  printSchema,
   valueFromASTUntyped,
 } = graphql;
