@@ -21,6 +21,9 @@ export async function startPackyard(opts: {
       BASE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       WORKER: 'on',
+      // Limits on, so their cost is measured, but far above what one load generator sends.
+      RATE_LIMIT_COMPOSER_PER_MINUTE: '100000000',
+      RATE_LIMIT_ADMIN_PER_MINUTE: '100000000',
     },
     ready: async (url) => {
       const res = await fetch(`${url}/api/v1/packages?per_page=1`, {
