@@ -101,12 +101,4 @@ export async function findVersion(db: Db, packageId: string, normalized: string)
     .executeTakeFirst();
 }
 
-export async function customerExists(db: Db, tenantId: string, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('customers')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+export { customerExists } from '../access/lookups.js';
