@@ -26,6 +26,10 @@ import { graphqlPlugin } from './graphql/plugin.js';
 import { createMetrics } from './http/metrics.js';
 import { echoRequestId, genReqId, withRedaction } from './http/logging.js';
 import { createRateLimiting } from './http/rate-limit.js';
+import { webhookRoutes } from './areas/webhooks/routes.js';
+import { oauthCallbackRoutes, oauthRoutes } from './areas/oauth/routes.js';
+import { hostAppRoutes } from './areas/hostapp/routes.js';
+import { webhookDeliveryRoutes } from './areas/webhooks/deliveries-routes.js';
 
 export interface BuildAppOptions {
   services: Services;
@@ -117,6 +121,9 @@ export async function buildApp({
     await gql.register(graphqlPlugin);
   });
   await app.register(healthRoutes);
+  // Inbound webhooks and the OAuth callback: no admin token (signatures and `state` instead).
+  await app.register(webhookRoutes);
+  await app.register(oauthCallbackRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(
     async (api) => {
@@ -140,6 +147,9 @@ export async function buildApp({
       await api.register(licenseRoutes);
       await api.register(taskRoutes);
       await api.register(auditRoutes);
+      await api.register(oauthRoutes);
+      await api.register(hostAppRoutes);
+      await api.register(webhookDeliveryRoutes);
     },
     { prefix: '/api/v1' },
   );

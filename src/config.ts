@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** The editions of decisions.md section 2. */
@@ -26,6 +28,8 @@ export interface Config {
   jwtSecret: string | null;
   /** Run background tasks in this process (WORKER=on|off, default on). */
   worker: boolean;
+  /** `packyard worker` serves /metrics, /healthz and /readyz on this port; 0 = none (WORKER_METRICS_PORT). */
+  workerMetricsPort: number;
   /** Kill a git command after this many seconds (GIT_TIMEOUT_SECONDS, default 300). */
   gitTimeoutMs: number;
   /** Monthly archive bandwidth limit in bytes, 0 = unlimited (BANDWIDTH_LIMIT_BYTES). */
@@ -60,6 +64,49 @@ export interface Config {
   graphqlPlayground: boolean;
   /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; default on only when NODE_ENV=development). */
   graphqlIntrospection: boolean;
+  /** Largest accepted inbound webhook body in bytes (WEBHOOK_MAX_BYTES, default 5 MiB). */
+  webhookMaxBytes: number;
+  /** Inbound webhook secrets; a route whose secret is unset answers 403 (decisions.md 8). */
+  webhookSecrets: WebhookSecrets;
+  /** Key for tokens stored at rest (OAuth access/refresh tokens); OAuth is off without it (ENCRYPTION_KEY, >= 32 characters). */
+  encryptionKey: string | null;
+  /** GitHub: web and API base URLs, OAuth app credentials. */
+  github: GitHostSettings & { apiUrl: string };
+  /** GitLab: base URL (web, API and OAuth live under it), OAuth app credentials. */
+  gitlab: GitHostSettings;
+  /** The GitHub App (host app); null fields mean not configured. */
+  githubApp: GitHubAppSettings;
+}
+
+export interface WebhookSecrets {
+  /** GITHUB_WEBHOOK_SECRET */
+  github: string | null;
+  /** GITLAB_WEBHOOK_SECRET */
+  gitlab: string | null;
+  /** BITBUCKET_WEBHOOK_SECRET */
+  bitbucket: string | null;
+  /** HOSTAPP_WEBHOOK_SECRET: the GitHub App's webhook secret. */
+  hostapp: string | null;
+  /** STRIPE_WEBHOOK_SECRET */
+  payment: string | null;
+}
+
+export interface GitHostSettings {
+  /** Where users sign in and repositories live (GITHUB_URL, default https://github.com; GITLAB_URL, default https://gitlab.com). */
+  url: string;
+  /** OAuth application id (GITHUB_CLIENT_ID, GITLAB_CLIENT_ID). */
+  clientId: string | null;
+  /** OAuth application secret (GITHUB_CLIENT_SECRET, GITLAB_CLIENT_SECRET). */
+  clientSecret: string | null;
+}
+
+export interface GitHubAppSettings {
+  /** GITHUB_APP_ID */
+  appId: string | null;
+  /** PEM private key, from GITHUB_APP_PRIVATE_KEY or the file GITHUB_APP_PRIVATE_KEY_FILE. */
+  privateKey: string | null;
+  /** The app's URL name, for the install link (GITHUB_APP_SLUG). */
+  slug: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +159,52 @@ function isoDate(env: Env, name: string): string | null {
   return new Date(time).toISOString();
 }
 
+function port16(env: Env, name: string): number {
+  const value = integer(env, name, 0);
+  if (value > 65535) throw new ConfigError(`${name} must be at most 65535, got ${value}`);
+  return value;
+}
+
+/** An http(s) base URL without its trailing slash. */
+function baseOf(env: Env, name: string, fallback: string): string {
+  return (url(env, name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
+}
+
+function encryptionKey(env: Env): string | null {
+  const raw = env.ENCRYPTION_KEY || null;
+  if (raw !== null && raw.length < 32) {
+    throw new ConfigError('ENCRYPTION_KEY must be at least 32 characters long');
+  }
+  return raw;
+}
+
+function privateKey(env: Env): string | null {
+  const inline = env.GITHUB_APP_PRIVATE_KEY || null;
+  const file = env.GITHUB_APP_PRIVATE_KEY_FILE || null;
+  let pem = inline;
+  if (pem === null && file !== null) {
+    try {
+      pem = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(
+        `GITHUB_APP_PRIVATE_KEY_FILE cannot be read: ${(err as Error).message}`,
+      );
+    }
+  }
+  if (pem === null) return null;
+  // Environments often carry the PEM on one line with literal \n.
+  pem = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
+  try {
+    if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) throw new Error('no PEM header');
+    crypto.createPrivateKey(pem);
+  } catch (err) {
+    throw new ConfigError(
+      `GITHUB_APP_PRIVATE_KEY must be the App's PEM private key: ${(err as Error).message}`,
+    );
+  }
+  return pem;
+}
+
 /** Reads and validates the settings; throws ConfigError with a message naming the bad setting. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0);
@@ -140,6 +233,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     edition: edition as Edition,
     jwtSecret: env.JWT_SECRET || null,
     worker: flag(env, 'WORKER', true),
+    workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),
     gitTimeoutMs: integer(env, 'GIT_TIMEOUT_SECONDS', 300, 1) * 1000,
     bandwidthLimitBytes: integer(env, 'BANDWIDTH_LIMIT_BYTES', 0),
     storageLimitBytes: integer(env, 'STORAGE_LIMIT_BYTES', 0),
@@ -157,5 +251,30 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimitComposerPerMinute: integer(env, 'RATE_LIMIT_COMPOSER_PER_MINUTE', 6000),
     graphqlPlayground: flag(env, 'GRAPHQL_PLAYGROUND', false),
     graphqlIntrospection: flag(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV === 'development'),
+    webhookMaxBytes: integer(env, 'WEBHOOK_MAX_BYTES', 5 * 1024 * 1024, 1024),
+    webhookSecrets: {
+      github: env.GITHUB_WEBHOOK_SECRET || null,
+      gitlab: env.GITLAB_WEBHOOK_SECRET || null,
+      bitbucket: env.BITBUCKET_WEBHOOK_SECRET || null,
+      hostapp: env.HOSTAPP_WEBHOOK_SECRET || null,
+      payment: env.STRIPE_WEBHOOK_SECRET || null,
+    },
+    encryptionKey: encryptionKey(env),
+    github: {
+      url: baseOf(env, 'GITHUB_URL', 'https://github.com'),
+      apiUrl: baseOf(env, 'GITHUB_API_URL', 'https://api.github.com'),
+      clientId: env.GITHUB_CLIENT_ID || null,
+      clientSecret: env.GITHUB_CLIENT_SECRET || null,
+    },
+    gitlab: {
+      url: baseOf(env, 'GITLAB_URL', 'https://gitlab.com'),
+      clientId: env.GITLAB_CLIENT_ID || null,
+      clientSecret: env.GITLAB_CLIENT_SECRET || null,
+    },
+    githubApp: {
+      appId: env.GITHUB_APP_ID || null,
+      privateKey: privateKey(env),
+      slug: env.GITHUB_APP_SLUG || null,
+    },
   });
 }

@@ -3,6 +3,7 @@ import type { Db, Dialect } from './infra/db/connection.js';
 import type { CacheGeneration } from './infra/cache-generation.js';
 import type { EventBus } from './infra/events.js';
 import type { ArchiveStorage } from './infra/storage/storage.js';
+import type { Logger } from './infra/logger.js';
 
 export type AdminLevel = 'owner' | 'admin' | 'viewer';
 export const ADMIN_LEVELS: readonly AdminLevel[] = ['owner', 'admin', 'viewer'];
@@ -14,7 +15,9 @@ export type AdminActor =
 export type Actor =
   | AdminActor
   | { kind: 'customer'; id: string; customerId: string; scope: string }
-  | { kind: 'system'; id: null };
+  | { kind: 'system'; id: null }
+  /** An inbound webhook, verified by its signature; id is the provider (github, payment, …). */
+  | { kind: 'webhook'; id: string };
 
 /** What every service call carries: the tenant whose rows it may touch, and the actor. */
 export interface Ctx {
@@ -34,6 +37,8 @@ export interface Deps {
   events: EventBus;
   /** Moves on every change visible to Composer clients; caches key on it. */
   generations: CacheGeneration;
+  /** Logs of background work (worker, scheduler, event bus, token refresh): JSON lines. */
+  log: Logger;
 }
 
 export const nowIso = (): string => new Date().toISOString();

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  /** A host we depend on (GitHub, GitLab) failed or refused us; the message says which and why. */
+  UPSTREAM_ERROR: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -40,6 +42,7 @@ export const unauthorized = (message = 'Missing or invalid token') =>
   new AppError('UNAUTHORIZED', message);
 export const featureNotAvailable = (message: string) =>
   new AppError('FEATURE_NOT_AVAILABLE', message);
+export const upstreamError = (message: string) => new AppError('UPSTREAM_ERROR', message);
 
 /** A VALIDATION_ERROR about one field. */
 export function invalid(field: string, message: string): AppError {

@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { openRuntime } from './runtime.js';
+import { createLogger } from './infra/logger.js';
+import { buildWorkerApp } from './http/worker-app.js';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -51,7 +53,7 @@ function onSignals(stop: () => Promise<void>): void {
 
 async function serve(): Promise<void> {
   const config = configOrExit();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, createLogger(config.logLevel));
   const app = await buildApp({
     services: runtime.services,
     // JSON lines on stdout; buildApp adds the request id and the redaction of secrets.
@@ -87,10 +89,17 @@ async function serve(): Promise<void> {
 
 async function worker(): Promise<void> {
   const config = configOrExit();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, createLogger(config.logLevel));
   runtime.services.worker.start();
-  console.log(`Packyard worker running (${runtime.describe})`);
-  onSignals(() => runtime.close());
+  const port = config.workerMetricsPort;
+  const ops = port > 0 ? await buildWorkerApp(runtime.services, { processMetrics: true }) : null;
+  if (ops) await ops.listen({ port, host: config.host });
+  const serving = ops ? `; /metrics, /healthz and /readyz on port ${port}` : '';
+  console.log(`Packyard worker running (${runtime.describe})${serving}`);
+  onSignals(async () => {
+    await ops?.close();
+    await runtime.close();
+  });
 }
 
 async function migrateOnly(): Promise<void> {

@@ -6,6 +6,8 @@ import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { createEventBus, generationSignalOf } from './infra/events-redis.js';
 import { CacheGeneration } from './infra/cache-generation.js';
 import { FsStorage } from './infra/storage/fs-storage.js';
+import { createLogger } from './infra/logger.js';
+import type { Logger } from './infra/logger.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
 import { createServices } from './services.js';
 import type { Services } from './services.js';
@@ -19,10 +21,18 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens the infrastructure (database, storage, events), migrates, and builds the services. */
-export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
+/**
+ * Opens the infrastructure (database, storage, events), migrates, and builds the services.
+ * `log` receives what background work reports (silent when not given, as in tests).
+ */
+export async function openRuntime(
+  config: Readonly<Config>,
+  log: Logger = createLogger('silent'),
+): Promise<Runtime> {
   const handle = await openDatabase(config);
-  const events = createEventBus(config);
+  const events = createEventBus(config, (err) =>
+    log.error({ err }, 'events: Redis pub/sub unavailable'),
+  );
   try {
     await migrate(handle.db, config.databaseSchema);
     const deps: Deps = {
@@ -32,6 +42,7 @@ export async function openRuntime(config: Readonly<Config>): Promise<Runtime> {
       storage: new FsStorage(path.join(config.dataDir, 'archives')),
       events,
       generations: new CacheGeneration(handle.db, undefined, generationSignalOf(events)),
+      log,
     };
     const admin = await ensureAdminToken(handle.db, DEFAULT_TENANT_ID, config.adminToken);
     const services = createServices(deps, admin.digest);

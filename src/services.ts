@@ -13,6 +13,12 @@ import { AuditService } from './areas/audit/service.js';
 import { StatsService } from './areas/stats/service.js';
 import { MonorepoService } from './areas/monorepo/service.js';
 import { createAreaServices } from './areas/registry.js';
+import { RepositoryCredentials } from './areas/sync/credentials.js';
+import { WebhookService } from './areas/webhooks/service.js';
+import { createWebhookAdapters } from './areas/webhooks/adapters/index.js';
+import { OAuthService } from './areas/oauth/service.js';
+import { HOSTAPP_SYNC_TASK, HostAppService } from './areas/hostapp/service.js';
+import { BillingService } from './areas/billing/service.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
 export type Services = AreaServices & {
@@ -28,13 +34,23 @@ export type Services = AreaServices & {
   worker: Worker;
   monorepos: MonorepoService;
   audit: AuditService;
+  webhooks: WebhookService;
+  oauth: OAuthService;
+  hostApp: HostAppService;
+  billing: BillingService;
 };
 
 type AreaServices = ReturnType<typeof createAreaServices>;
 
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const tasks = new TaskService(deps);
-  const sync = new SyncService(deps);
+  const hostApp = new HostAppService(deps, () => services.packages, tasks);
+  const oauth = new OAuthService(deps);
+  // The GitHub App's installation token first, then the registry's OAuth connection.
+  const credentials = new RepositoryCredentials();
+  credentials.register(hostApp);
+  credentials.register(oauth);
+  const sync = new SyncService(deps, credentials);
   const audit = new AuditService(deps);
   // Each task type's handler and its attempt limit (failed attempts below it are retried).
   const handlers = {
@@ -46,6 +62,11 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     [SYNC_ALL_TASK]: {
       maxAttempts: 3,
       run: async (task: { tenant_id: string }) => tasks.syncAll(task.tenant_id),
+    },
+    [HOSTAPP_SYNC_TASK]: {
+      maxAttempts: 3,
+      run: async (task: { tenant_id: string }, payload: Record<string, unknown>) =>
+        hostApp.runSync(task.tenant_id, String(payload.installation_id), payload.requested_by),
     },
     [CLEANUP_TASK]: {
       maxAttempts: 3,
@@ -60,13 +81,14 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   });
   const auth = new AuthService(deps, rootTokenDigest);
   const composer = new ComposerService(deps, auth);
-  return {
+  const customers = new CustomerService(deps);
+  const services: Services = {
     deps,
     auth,
     audit,
     composer,
     stats: new StatsService(deps, composer.usage),
-    customers: new CustomerService(deps),
+    customers,
     packages: new PackageService(deps, tasks, sync),
     artifacts: new ArtifactService(deps),
     sync,
@@ -74,5 +96,11 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     tasks,
     worker: new Worker(deps, tasks, handlers, { scheduler }),
     ...createAreaServices(deps),
+    webhooks: new WebhookService(deps),
+    oauth,
+    hostApp,
+    billing: new BillingService(deps, customers),
   };
+  services.webhooks.useAdapters(createWebhookAdapters(services));
+  return services;
 }

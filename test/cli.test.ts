@@ -87,3 +87,36 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with no settings', (
     expect(output).toContain('PORT must be a whole number');
   });
 });
+
+describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard worker', () => {
+  it('serves /metrics and health on WORKER_METRICS_PORT, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['bin/packyard.js', 'worker'], {
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: dataDir,
+        WORKER_METRICS_PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        HOME: os.tmpdir(),
+      },
+    });
+    children.push(child);
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => (output.includes('Packyard worker running') ? resolve() : 0));
+      child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+    });
+    expect(output).toContain(`/metrics, /healthz and /readyz on port ${port}`);
+    const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toContain('packyard_tasks{status="pending"}');
+    expect(text).toContain('process_cpu_seconds_total');
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/packages`)).status).toBe(404);
+    await stop(child);
+  });
+});

@@ -2,7 +2,7 @@ import { GraphQLScalarType } from './graphql-js.js';
 import type { MercuriusContext } from 'mercurius';
 import type { Ctx } from '../context.js';
 import { assertFeature } from '../editions.js';
-import { invalid, notFound, unauthorized } from '../errors.js';
+import { invalid, unauthorized } from '../errors.js';
 import type { Services } from '../services.js';
 import {
   CreateCustomerBody,
@@ -22,6 +22,7 @@ import type { PackageRow, VersionRow } from '../areas/packages/store.js';
 import { CreateCollectionBody, UpdateCollectionBody } from '../areas/collections/schema.js';
 import type { CollectionView } from '../areas/collections/service.js';
 import { presentAuditEntry } from '../areas/audit/service.js';
+import { presentConnection } from '../areas/oauth/presenter.js';
 import { AuditQuery } from '../areas/audit/schema.js';
 import { compareVersions } from '../composer/semver/index.js';
 import { accessOfCustomers, packagesByName, versionsOfPackages } from './store.js';
@@ -375,9 +376,30 @@ export const resolvers = {
         })),
       };
     }),
-    hostAppStatus: query(() => ({ configured: false, appId: null, appSlug: null })),
-    hostAppInstallations: query(() => []),
-    oauthConnections: query(() => []),
+    hostAppStatus: query((_args, _ctx, s) => {
+      const { configured, appId, appSlug } = s.hostApp.status();
+      return { configured, appId, appSlug };
+    }),
+    hostAppInstallations: query(async (_args, ctx, s) =>
+      (await s.hostApp.list(ctx)).rows.map((row) => ({
+        id: row.id,
+        accountLogin: row.account_login,
+        accountType: row.account_type,
+        repositorySelection: row.repository_selection,
+        status: row.status,
+      })),
+    ),
+    oauthConnections: query(async (_args, ctx, s) =>
+      (await s.oauth.list(ctx)).map(presentConnection).map((c) => ({
+        id: c.id,
+        provider: c.provider,
+        accountLogin: c.account_login,
+        scopes: c.scopes,
+        expiresAt: c.expires_at,
+        createdAt: c.created_at,
+        updatedAt: c.updated_at,
+      })),
+    ),
   },
 
   Mutation: {
@@ -532,8 +554,9 @@ export const resolvers = {
       await s.collections.delete(ctx, slug);
       return true;
     }),
-    removeHostAppInstallation: mutation<{ id: string }>(async () => {
-      throw notFound('Host app installation');
+    removeHostAppInstallation: mutation<{ id: string }>(async ({ id }, ctx, s) => {
+      await s.hostApp.remove(ctx, id);
+      return true;
     }),
   },
 };

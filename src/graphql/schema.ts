@@ -194,7 +194,10 @@ export const typeDefs = /* GraphQL */ `
     id: ID!
     provider: String!
     accountLogin: String
+    scopes: [String!]!
+    expiresAt: DateTime
     createdAt: DateTime!
+    updatedAt: DateTime!
   }
 
   type AuditActor {

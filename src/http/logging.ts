@@ -1,27 +1,9 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { REDACT_PATHS } from '../infra/logger.js';
 
 export type LoggerOption = FastifyServerOptions['logger'];
-
-/**
- * Paths pino must never print. Fastify logs no headers and no bodies by default, and nothing here
- * logs them; these guard against a future `log.info({ req })` or `{ body }` carrying a secret.
- */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers.cookie',
-  'body.plain_token',
-  'body.password',
-  '*.plain_token',
-  '*.password',
-  '*.token',
-  '*.secret',
-];
 
 /**
  * Our redaction on top of whatever logger settings the caller gives (false stays false).

@@ -83,7 +83,7 @@ describe('GET /metrics', () => {
       versionsRemoved: [],
       at,
     };
-    events.publish({ ...synced, status: 'ok', error: null });
+    events.publish({ ...synced, status: 'ok', error: null, durationMs: 1500 });
     events.publish({ ...synced, status: 'failed', error: 'clone failed' });
     events.publish({ ...synced, status: 'failed', error: 'clone failed' });
     events.publish({
@@ -97,6 +97,9 @@ describe('GET /metrics', () => {
     });
     const text = await scrape(t);
     expect(sample(text, 'packyard_syncs_total{status="ok"}')).toBe(1);
+    expect(sample(text, 'packyard_sync_duration_seconds_count{status="ok"}')).toBe(1);
+    expect(sample(text, 'packyard_sync_duration_seconds_sum{status="ok"}')).toBe(1.5);
+    expect(sample(text, 'packyard_sync_duration_seconds_bucket{le="2.5",status="ok"}')).toBe(1);
     expect(sample(text, 'packyard_syncs_total{status="failed"}')).toBe(2);
     expect(sample(text, 'packyard_last_sync_timestamp_seconds{status="failed"}')).toBe(
       Date.parse(at) / 1000,

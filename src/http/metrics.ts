@@ -66,6 +66,13 @@ export function createMetrics(
     labelNames: ['status'] as const,
     registers: [registry],
   });
+  const syncDuration = new Histogram({
+    name: 'packyard_sync_duration_seconds',
+    help: 'Time a package sync took in this process (fetch, archives, commit), by status',
+    labelNames: ['status'] as const,
+    buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
   const downloads = new Counter({
     name: 'packyard_downloads_total',
     help: 'Package archives served by this process',
@@ -92,6 +99,9 @@ export function createMetrics(
   const unsubscribe = events.subscribe((event) => {
     if (event.type === 'package.synced') {
       syncs.inc({ status: event.status });
+      if (event.durationMs !== undefined) {
+        syncDuration.observe({ status: event.status }, event.durationMs / 1000);
+      }
       lastSync.set({ status: event.status }, Date.parse(event.at) / 1000);
     } else if (event.type === 'customer.activity' && event.activity === 'DOWNLOAD') {
       downloads.inc();

@@ -101,7 +101,7 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
     composer: config.rateLimitComposerPerMinute,
   };
   let redis: Redis | null = null;
-  if (config.redisUrl && (limits.admin > 0 || limits.composer > 0)) {
+  if (config.redisUrl && Object.values(limits).some((max) => max > 0)) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
     redis.on('error', (err: Error) => onRedisError?.(err));
   }

@@ -11,6 +11,8 @@ export type DomainEvent =
       versionsRemoved: string[];
       error: string | null;
       at: string;
+      /** How long the sync took (git fetch to commit); absent for artifact uploads. */
+      durationMs?: number;
     }
   | {
       type: 'customer.activity';

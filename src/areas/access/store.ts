@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
@@ -99,19 +100,17 @@ export async function listPackageCustomers(
   const base = db
     .selectFrom(accessUnion(db, tenantId, { packageId }).as('a'))
     .innerJoin('customers as c', 'c.id', 'a.customer_id');
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('c')
-      .select(['a.constraint', 'a.granted_at', 'a.via_collection'])
-      .orderBy('c.name')
-      .orderBy('c.id')
-      .orderBy(sql`coalesce(a.via_collection, '')`)
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(
+    base,
+    (qb) =>
+      qb
+        .selectAll('c')
+        .select(['a.constraint', 'a.granted_at', 'a.via_collection'])
+        .orderBy('c.name')
+        .orderBy('c.id')
+        .orderBy(sql`coalesce(a.via_collection, '')`),
+    page,
+  );
 }
 
 /** A customer's direct grants with their package names. */

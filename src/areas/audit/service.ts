@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Ctx, Deps } from '../../context.js';
 import type { AuditLogTable } from '../../infra/db/schema.js';
@@ -40,17 +41,11 @@ export class AuditService {
     if (filter.target) base = base.where('target_id', '=', filter.target);
     if (filter.from) base = base.where('created_at', '>=', new Date(filter.from).toISOString());
     if (filter.to) base = base.where('created_at', '<=', new Date(filter.to).toISOString());
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .offset(page.offset)
-        .limit(page.limit)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return pageOf(
+      base,
+      (qb) => qb.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      page,
+    );
   }
 
   /** Deletes entries older than AUDIT_LOG_RETENTION_DAYS; returns how many. */

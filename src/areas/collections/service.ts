@@ -8,16 +8,12 @@ import type { CreateCollectionInput, UpdateCollectionInput } from './schema.js';
 import * as store from './store.js';
 import type { CollectionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 
 /** A collection with its member package names, sorted. */
 export interface CollectionView {
   row: CollectionRow;
   packages: string[];
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
 const named = (field: string, names: string[] = []) =>

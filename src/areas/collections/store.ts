@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import type { CollectionsTable } from '../../infra/db/schema.js';
@@ -10,11 +11,7 @@ export async function listCollections(
   page: { offset: number; limit: number },
 ): Promise<{ rows: CollectionRow[]; total: number }> {
   const base = db.selectFrom('collections').where('tenant_id', '=', tenantId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('slug').offset(page.offset).limit(page.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll().orderBy('slug'), page);
 }
 
 export async function findCollection(

@@ -13,21 +13,35 @@ import type {
 import * as store from './store.js';
 import { recordAudit } from '../audit/record.js';
 import type { CustomerRow } from './store.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 
 /** Statuses a transition may start from (decisions.md section 5). */
 const TRANSITIONS = {
   suspend: ['ACTIVE', 'FROZEN', 'EXPIRED'],
   freeze: ['ACTIVE', 'FROZEN'],
   reactivate: ['SUSPENDED', 'FROZEN', 'EXPIRED'],
+  /** The payment webhook: subscription deleted or unpaid. */
+  payment_expire: ['ACTIVE', 'FROZEN'],
+  /** The payment webhook: invoice paid or subscription active, only after payment_expire. */
+  payment_reactivate: ['EXPIRED'],
 } as const satisfies Record<string, readonly CustomerStatus[]>;
+
+/**
+ * Who set the current status: null for an admin or the access date, `payment` for the payment
+ * webhook. Only a payment may undo what a payment did.
+ */
+export type StatusSource = 'payment' | null;
+
+const STATUS_SOURCE: Partial<Record<keyof typeof TRANSITIONS, StatusSource>> = {
+  payment_expire: 'payment',
+  payment_reactivate: 'payment',
+};
+
+/** The 409 of a transition that lost a race; worth retrying, unlike other conflicts. */
+export const CHANGED_MEANWHILE = 'The customer changed meanwhile; try again';
 
 function isPast(iso: string | null): boolean {
   return iso !== null && Date.parse(iso) <= Date.now();
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
 /**
@@ -39,11 +53,17 @@ export async function applyExpiry(db: Db, row: CustomerRow): Promise<CustomerRow
     const updated_at = nowIso();
     await db
       .updateTable('customers')
-      .set({ status: 'EXPIRED', status_reason: 'access expired', updated_at })
+      .set({ status: 'EXPIRED', status_reason: 'access expired', status_source: null, updated_at })
       .where('id', '=', row.id)
       .where('status', '=', row.status)
       .execute();
-    return { ...row, status: 'EXPIRED', status_reason: 'access expired', updated_at };
+    return {
+      ...row,
+      status: 'EXPIRED',
+      status_reason: 'access expired',
+      status_source: null,
+      updated_at,
+    };
   }
   return row;
 }
@@ -83,6 +103,8 @@ export class CustomerService {
       external_id: input.external_id ?? null,
       status: 'ACTIVE',
       status_reason: null,
+      status_source: null,
+      payment_event_at: null,
       access_expires_at: input.access_expires_at ?? null,
       created_at: now,
       updated_at: now,
@@ -147,13 +169,74 @@ export class CustomerService {
     if (isPast(row.access_expires_at)) {
       throw conflict('access_expires_at is in the past; set a future date before reactivating');
     }
+    return this.activate(ctx, row, 'reactivate');
+  }
+
+  /**
+   * The payment webhook's subscription deleted / unpaid: ACTIVE or FROZEN becomes EXPIRED, marked
+   * as set by payment. The frozen set is kept until the customer is reactivated (which clears it).
+   * 409 CONFLICT when the customer is in any other status.
+   */
+  async paymentExpire(
+    ctx: Ctx,
+    id: string,
+    reason: string,
+    details: Record<string, unknown> = {},
+  ): Promise<CustomerRow> {
+    const row = await this.get(ctx, id);
+    this.assertTransition(row, 'payment_expire', (status) =>
+      status === 'EXPIRED'
+        ? 'Customer is already EXPIRED'
+        : `Customer is ${status}; a payment only expires an ACTIVE or FROZEN customer`,
+    );
+    return this.db
+      .transaction()
+      .execute((trx) =>
+        this.setStatus(ctx, row, 'EXPIRED', reason, 'payment_expire', trx, details),
+      );
+  }
+
+  /**
+   * The payment webhook's invoice paid / subscription active: a customer the payment webhook
+   * expired becomes ACTIVE again, its frozen set cleared as reactivate does. A customer expired by
+   * its access date, suspended by an admin or in any other status is left alone (409 CONFLICT).
+   */
+  async paymentReactivate(
+    ctx: Ctx,
+    id: string,
+    details: Record<string, unknown> = {},
+  ): Promise<CustomerRow> {
+    const row = await this.get(ctx, id);
+    this.assertTransition(row, 'payment_reactivate', (status) =>
+      status === 'ACTIVE'
+        ? 'Customer is already ACTIVE'
+        : `Customer is ${status}; a payment only reactivates a customer a payment expired`,
+    );
+    if (row.status_source !== 'payment') {
+      throw conflict(
+        'Customer is EXPIRED by its access date, not by a payment; an admin must reactivate it',
+      );
+    }
+    if (isPast(row.access_expires_at)) {
+      throw conflict('access_expires_at is in the past; an admin must set a future date first');
+    }
+    return this.activate(ctx, row, 'payment_reactivate', details);
+  }
+
+  /** Back to ACTIVE with the frozen set cleared: an admin's reactivate or a payment's. */
+  private activate(
+    ctx: Ctx,
+    row: CustomerRow,
+    operation: 'reactivate' | 'payment_reactivate',
+    details: Record<string, unknown> = {},
+  ): Promise<CustomerRow> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('frozen_versions')
         .where('tenant_id', '=', ctx.tenantId)
-        .where('customer_id', '=', id)
+        .where('customer_id', '=', row.id)
         .execute();
-      return this.setStatus(ctx, row, 'ACTIVE', null, 'reactivate', trx);
+      return this.setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
     });
   }
 
@@ -233,11 +316,14 @@ export class CustomerService {
     return [...out.values()];
   }
 
-  private assertTransition(row: CustomerRow, op: keyof typeof TRANSITIONS): void {
+  private assertTransition(
+    row: CustomerRow,
+    op: keyof typeof TRANSITIONS,
+    message: (status: string) => string = (status) =>
+      `Cannot ${op} a customer whose status is ${status}`,
+  ): void {
     const allowed: readonly string[] = TRANSITIONS[op];
-    if (!allowed.includes(row.status)) {
-      throw conflict(`Cannot ${op} a customer whose status is ${row.status}`);
-    }
+    if (!allowed.includes(row.status)) throw conflict(message(row.status));
   }
 
   private async setStatus(
@@ -250,11 +336,19 @@ export class CustomerService {
     details: Record<string, unknown> = {},
   ): Promise<CustomerRow> {
     const updated_at = nowIso();
-    await store.updateCustomer(db, ctx.tenantId, row.id, {
-      status,
-      status_reason: reason,
-      updated_at,
-    });
+    const source = STATUS_SOURCE[operation] ?? null;
+    // Only from the status this transition was checked against: a concurrent change (another
+    // delivery, an admin) makes this one a 409 instead of silently overwriting it.
+    const result = await db
+      .updateTable('customers')
+      .set({ status, status_reason: reason, status_source: source, updated_at })
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', row.id)
+      .where('status', '=', row.status)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      throw conflict(CHANGED_MEANWHILE);
+    }
     await recordAudit(db, ctx, {
       action: `customer.${operation}`,
       target: { type: 'customer', id: row.id },
@@ -269,6 +363,6 @@ export class CustomerService {
       version: null,
       at: updated_at,
     });
-    return { ...row, status, status_reason: reason, updated_at };
+    return { ...row, status, status_reason: reason, status_source: source, updated_at };
   }
 }

@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import type { CustomersTable } from '../../infra/db/schema.js';
@@ -37,17 +38,11 @@ export async function listCustomers(
 ): Promise<{ rows: CustomerRow[]; total: number }> {
   let base = db.selectFrom('customers').where('tenant_id', '=', tenantId);
   if (filter.status) base = base.where('status', '=', filter.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .offset(filter.offset)
-      .limit(filter.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(
+    base,
+    (qb) => qb.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc'),
+    filter,
+  );
 }
 
 export async function insertCustomer(db: Db, row: CustomerRow): Promise<void> {

@@ -2,14 +2,14 @@ import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
 import { rebuildPackageMetadata } from '../../composer/metadata.js';
 import { customerPackageAccess } from '../../composer/visibility.js';
-import type { TaskService } from '../tasks/service.js';
+import type { EnqueueOptions, TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import type { SyncService } from '../sync/service.js';
 import { monorepoParentOf } from '../sync/service.js';
-import { checkRemote } from '../sync/remote.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
@@ -73,7 +73,7 @@ export class PackageService {
       throw conflict(`Package ${input.name} already exists`);
     }
     if (type !== 'artifact') {
-      const problem = await checkRemote(url, Math.min(this.deps.config.gitTimeoutMs, 60_000));
+      const problem = await this.syncs.checkRemote(ctx.tenantId, url);
       if (problem) throw invalid('repository_url', problem);
     }
     const now = nowIso();
@@ -115,7 +115,7 @@ export class PackageService {
         });
       });
     } catch (err) {
-      if (/unique|duplicate/i.test((err as Error).message)) {
+      if (isUniqueViolation(err)) {
         throw conflict(`Package ${input.name} already exists`);
       }
       throw err;
@@ -158,20 +158,29 @@ export class PackageService {
   }
 
   /** Queues a sync, or returns the one already pending or running for this package. */
-  async requestSync(ctx: Ctx, name: string): Promise<TaskRow> {
+  /**
+   * Queues a sync, or answers the pending or running one. With `afterRunning` (a push webhook),
+   * a running sync may have fetched before the push: a follow-up is queued to run after it.
+   */
+  async requestSync(ctx: Ctx, name: string, options: EnqueueOptions = {}): Promise<TaskRow> {
     const row = await this.get(ctx, name);
     if (row.type === 'artifact') throw conflict('Artifact packages have no repository to sync');
     if (ctx.actor.kind === 'customer') await this.assertCustomerSees(ctx.actor.customerId, row);
     await this.assertNotMonorepoChild(row);
-    return this.queueSync(ctx, row);
+    return this.queueSync(ctx, row, options);
   }
 
-  private async queueSync(ctx: Ctx, row: PackageRow): Promise<TaskRow> {
+  private async queueSync(
+    ctx: Ctx,
+    row: PackageRow,
+    options: EnqueueOptions = {},
+  ): Promise<TaskRow> {
     const task = await this.tasks.enqueue(
       ctx,
       SYNC_TASK,
       { package_id: row.id, package: row.name },
       `sync:${row.id}`,
+      options,
     );
     if (task.status === 'pending') {
       await this.deps.db

@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import type { PackagesTable, VersionsTable } from '../../infra/db/schema.js';
@@ -31,11 +32,7 @@ export async function listPackages(
   let base = db.selectFrom('packages').where('tenant_id', '=', tenantId);
   if (filter.q)
     base = base.where('name', 'like', `%${filter.q.toLowerCase().replace(/[%_]/g, '')}%`);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('name', 'asc').offset(filter.offset).limit(filter.limit).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(base, (qb) => qb.selectAll().orderBy('name', 'asc'), filter);
 }
 
 export async function listVersions(db: Db, packageId: string) {

@@ -11,6 +11,8 @@ import { PACKAGE_NAME_RE } from '../packages/schema.js';
 import { findPackageByName, listVersions } from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
 import { analyzeRefs } from './analyze.js';
+import { RepositoryCredentials } from './credentials.js';
+import { checkRemote } from './remote.js';
 import type { Analysis, Candidate, SkippedRef } from './analyze.js';
 import { archiveKey, buildArchives } from './archives.js';
 import type { BuiltArchive } from './archives.js';
@@ -53,7 +55,17 @@ const TREE_CONCURRENCY = 8;
 
 /** Mirrors a package's repository and turns its tags and branches into installable versions. */
 export class SyncService {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    /** Where private repositories get their credentials (GitHub App, OAuth connections). */
+    readonly credentials: RepositoryCredentials = new RepositoryCredentials(),
+  ) {}
+
+  /** Checks that `url` answers as git for this tenant, with the credentials a sync would use. */
+  async checkRemote(tenantId: string, url: string): Promise<string | null> {
+    const credentials = await this.credentials.resolve(tenantId, url);
+    return checkRemote(url, Math.min(this.deps.config.gitTimeoutMs, 60_000), credentials);
+  }
 
   mirrorDir(pkg: Pick<PackageRow, 'tenant_id' | 'id'>): string {
     return path.join(this.deps.config.dataDir, 'repos', pkg.tenant_id, `${pkg.id}.git`);
@@ -68,7 +80,8 @@ export class SyncService {
   }> {
     const timeoutMs = this.deps.config.gitTimeoutMs;
     const dir = this.mirrorDir(pkg);
-    await mirrorRepository(pkg.repository_url, dir, { timeoutMs });
+    const credentials = await this.credentials.resolve(pkg.tenant_id, pkg.repository_url);
+    await mirrorRepository(pkg.repository_url, dir, { timeoutMs, credentials });
     const refs = await listRefs(dir, { timeoutMs });
     const analysis = await analyzeRefs(dir, pkg.name, refs, { timeoutMs });
     const defaultCommit = refs.branches.find((b) => b.name === refs.defaultBranch)?.commit ?? null;
@@ -103,12 +116,13 @@ export class SyncService {
       .set({ sync_status: 'running' })
       .where('id', '=', pkg.id)
       .execute();
+    const started = performance.now();
     try {
       const { result, children } = await this.syncPackage(pkg);
       await this.deps.generations.bump(pkg.tenant_id);
-      this.publish(pkg, 'ok', result, null);
+      this.publish(pkg, 'ok', result, null, started);
       for (const child of children) {
-        this.publish(child.pkg, 'ok', { ...child.result, skipped: [] }, null);
+        this.publish(child.pkg, 'ok', { ...child.result, skipped: [] }, null, started);
       }
       return result;
     } catch (err) {
@@ -118,7 +132,7 @@ export class SyncService {
         .set({ sync_status: 'failed', sync_error: message, updated_at: nowIso() })
         .where('id', '=', pkg.id)
         .execute();
-      this.publish(pkg, 'failed', null, message);
+      this.publish(pkg, 'failed', null, message, started);
       throw err;
     }
   }
@@ -376,6 +390,7 @@ export class SyncService {
     status: 'ok' | 'failed',
     result: SyncResult | null,
     error: string | null,
+    started: number,
   ) {
     this.deps.events.publish({
       type: 'package.synced',
@@ -386,6 +401,7 @@ export class SyncService {
       versionsRemoved: result?.versions_removed ?? [],
       error,
       at: nowIso(),
+      durationMs: Math.round(performance.now() - started),
     });
   }
 }

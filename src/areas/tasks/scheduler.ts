@@ -31,7 +31,8 @@ export class Scheduler {
       this.ticking = this.tick()
         .then(
           () => undefined,
-          (err: unknown) => console.error('scheduler: failed to queue periodic work', err),
+          (err: unknown) =>
+            this.deps.log.error({ err }, 'scheduler: failed to queue periodic work'),
         )
         .finally(() => {
           this.ticking = null;

@@ -16,6 +16,14 @@ import * as store from './store.js';
 import type { TaskRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
 
+export interface EnqueueOptions {
+  /**
+   * The work must see a change made just now (a push): a running task with the same dedupe key
+   * may have started too early, so a pending follow-up is queued (once) instead of reusing it.
+   */
+  afterRunning?: boolean;
+}
+
 /** Finished tasks are kept this long, then the cleanup task removes them. */
 export const FINISHED_TASK_RETENTION_DAYS = 30;
 
@@ -41,9 +49,11 @@ export class TaskService {
     type: string,
     payload: Record<string, unknown>,
     dedupeKey: string | null = null,
+    options: EnqueueOptions = {},
   ): Promise<TaskRow> {
     const auditAs = ctx.actor.kind === 'system' ? null : ctx;
-    return (await this.enqueueDeduped(ctx.tenantId, type, payload, dedupeKey, auditAs)).row;
+    return (await this.enqueueDeduped(ctx.tenantId, type, payload, dedupeKey, auditAs, options))
+      .row;
   }
 
   /** Like enqueue, and says whether a new task was created. */
@@ -53,9 +63,11 @@ export class TaskService {
     payload: Record<string, unknown>,
     dedupeKey: string | null,
     auditAs: Ctx | null = null,
+    options: EnqueueOptions = {},
   ): Promise<{ row: TaskRow; created: boolean }> {
     if (dedupeKey) {
-      const active = await store.findActiveTask(this.deps.db, tenantId, dedupeKey);
+      const statuses = options.afterRunning ? ['pending'] : ['pending', 'running'];
+      const active = await store.findActiveTask(this.deps.db, tenantId, dedupeKey, statuses);
       if (active) {
         // A task waiting for its retry runs now when someone asks for the same work again.
         const now = nowIso();
@@ -165,11 +177,15 @@ export class TaskService {
 
   /**
    * The `cleanup` handler: removes customer tokens past their expiry, tasks finished more than
-   * FINISHED_TASK_RETENTION_DAYS ago, and archives no version refers to any more.
+   * FINISHED_TASK_RETENTION_DAYS ago (webhook deliveries and their replay receipts too), and
+   * archives no version refers to any more.
    */
-  async cleanup(
-    tenantId: string,
-  ): Promise<{ expired_tokens: number; old_tasks: number; orphan_archives: number }> {
+  async cleanup(tenantId: string): Promise<{
+    expired_tokens: number;
+    old_tasks: number;
+    old_webhook_deliveries: number;
+    orphan_archives: number;
+  }> {
     const now = new Date();
     const before = new Date(now.getTime() - FINISHED_TASK_RETENTION_DAYS * 86_400_000);
     const expired_tokens = await store.deleteExpiredCustomerTokens(
@@ -178,8 +194,14 @@ export class TaskService {
       now.toISOString(),
     );
     const old_tasks = await store.deleteFinishedTasks(this.deps.db, tenantId, before.toISOString());
+    const old_webhook_deliveries = await store.deleteOldWebhookRecords(
+      this.deps.db,
+      tenantId,
+      before.toISOString(),
+      now.toISOString(),
+    );
     const orphan_archives = await this.deleteOrphanArchives(tenantId, now);
-    return { expired_tokens, old_tasks, orphan_archives };
+    return { expired_tokens, old_tasks, old_webhook_deliveries, orphan_archives };
   }
 
   /**

@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
+import { pageOf } from '../../infra/db/page.js';
 import type { Db, Dialect } from '../../infra/db/connection.js';
 import type { TasksTable } from '../../infra/db/schema.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -13,14 +15,19 @@ export async function findTask(db: Db, tenantId: string, id: string) {
     .executeTakeFirst();
 }
 
-/** The pending or running task with this dedupe key, if any. */
-export async function findActiveTask(db: Db, tenantId: string, dedupeKey: string) {
+/** The oldest pending or running task with this dedupe key (or only pending ones), if any. */
+export async function findActiveTask(
+  db: Db,
+  tenantId: string,
+  dedupeKey: string,
+  statuses: readonly string[] = ['pending', 'running'],
+) {
   return db
     .selectFrom('tasks')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('dedupe_key', '=', dedupeKey)
-    .where('status', 'in', ['pending', 'running'])
+    .where('status', 'in', statuses)
     .orderBy('created_at', 'asc')
     .executeTakeFirst();
 }
@@ -28,7 +35,8 @@ export async function findActiveTask(db: Db, tenantId: string, dedupeKey: string
 /**
  * Claims the oldest runnable task for one worker in one statement, so two workers never get the
  * same task: PostgreSQL skips rows other transactions hold, SQLite serializes writers anyway.
- * A running task whose lease ran out (its worker died) is runnable again.
+ * A running task whose lease ran out (its worker died) is runnable again. A pending task waits
+ * while another task with its dedupe key runs (a follow-up sync never overlaps the running one).
  */
 export async function claimNextTask(
   db: Db,
@@ -37,6 +45,17 @@ export async function claimNextTask(
   now: string,
   leaseUntil: string,
 ): Promise<TaskRow | undefined> {
+  try {
+    return await claimQuery(db, dialect, workerId, now, leaseUntil).executeTakeFirst();
+  } catch (err) {
+    // Another worker made a task with the same dedupe key running in the same instant
+    // (tasks_one_running_per_key): nothing claimed; the next poll skips it.
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
+}
+
+function claimQuery(db: Db, dialect: Dialect, workerId: string, now: string, leaseUntil: string) {
   return db
     .updateTable('tasks')
     .set((eb) => ({
@@ -56,13 +75,25 @@ export async function claimNextTask(
             w.and([w('status', '=', 'running'), w('lease_expires_at', '<', now)]),
           ]),
         )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('tasks as live')
+                .select('live.id')
+                .whereRef('live.tenant_id', '=', 'tasks.tenant_id')
+                .whereRef('live.dedupe_key', '=', 'tasks.dedupe_key')
+                .whereRef('live.id', '!=', 'tasks.id')
+                .where('live.status', '=', 'running')
+                .where('live.lease_expires_at', '>=', now),
+            ),
+          ),
+        )
         .orderBy('created_at', 'asc')
         .limit(1);
       if (dialect === 'postgres') next = next.forUpdate().skipLocked();
       return next;
     })
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll();
 }
 
 export async function listTasks(
@@ -73,17 +104,11 @@ export async function listTasks(
   let base = db.selectFrom('tasks').where('tenant_id', '=', tenantId);
   if (filter.status) base = base.where('status', '=', filter.status);
   if (filter.type) base = base.where('type', '=', filter.type);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(filter.offset)
-      .limit(filter.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(
+    base,
+    (qb) => qb.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    filter,
+  );
 }
 
 /**
@@ -130,4 +155,44 @@ export async function deleteExpiredCustomerTokens(db: Db, tenantId: string, now:
     .where('expires_at', '<', now)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Deletes webhook deliveries and replay receipts received before `before`, and OAuth
+ * authorizations that were never completed (their state expired).
+ */
+export async function deleteOldWebhookRecords(
+  db: Db,
+  tenantId: string,
+  before: string,
+  now: string,
+) {
+  return db.transaction().execute(async (trx) => {
+    const old = trx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('received_at', '<', before);
+    await trx
+      .deleteFrom('webhook_delivery_packages')
+      .where('tenant_id', '=', tenantId)
+      .where('delivery_id', 'in', old)
+      .execute();
+    const deliveries = await trx
+      .deleteFrom('webhook_deliveries')
+      .where('tenant_id', '=', tenantId)
+      .where('received_at', '<', before)
+      .executeTakeFirst();
+    await trx
+      .deleteFrom('webhook_receipts')
+      .where('tenant_id', '=', tenantId)
+      .where('received_at', '<', before)
+      .execute();
+    await trx
+      .deleteFrom('oauth_states')
+      .where('tenant_id', '=', tenantId)
+      .where('expires_at', '<', now)
+      .execute();
+    return Number(deliveries.numDeletedRows);
+  });
 }

@@ -151,7 +151,7 @@ describe('tasks REST API', () => {
     });
   });
 
-  it('runs sync_all and cleanup: one sync per package, expired tokens and old tasks removed', async () => {
+  it('runs sync_all and cleanup: one sync per package, expired tokens, old tasks and deliveries removed', async () => {
     await addPackage('acme/second');
     const { db } = t.runtime.services.deps;
     const customer = await createCustomer(t, 'Cleanup');
@@ -205,6 +205,28 @@ describe('tasks REST API', () => {
         .execute();
     }
 
+    for (const [id, received] of [
+      ['delivery-old', longAgo],
+      ['delivery-recent', past],
+    ] as const) {
+      await db
+        .insertInto('webhook_deliveries')
+        .values({
+          id,
+          tenant_id: 'default',
+          provider: 'github',
+          event: 'push',
+          delivery_id: id,
+          signature_ok: 1,
+          status: 'ignored',
+          message: null,
+          matched_packages: '[]',
+          duration_ms: 1,
+          received_at: received,
+        })
+        .execute();
+    }
+
     // Every package has its first sync pending: sync_all queues nothing new.
     expect(await t.runtime.services.tasks.syncAll('default')).toEqual({ packages: 3, queued: 0 });
     const all = (await post('/tasks/sync-all')).json();
@@ -219,6 +241,7 @@ describe('tasks REST API', () => {
       expect(done.json().result).toEqual({
         expired_tokens: 1,
         old_tasks: 1,
+        old_webhook_deliveries: 1,
         orphan_archives: 0,
         old_audit_entries: 0,
       });

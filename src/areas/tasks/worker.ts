@@ -86,7 +86,7 @@ export class Worker {
       try {
         worked = await this.runNext();
       } catch (err) {
-        console.error('worker: failed to claim a task', err);
+        this.deps.log.error({ err }, 'worker: failed to claim a task');
       }
       if (!worked && this.running) {
         await new Promise<void>((resolve) => {

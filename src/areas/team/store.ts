@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import type { TeamTokensTable } from '../../infra/db/schema.js';
@@ -10,17 +11,11 @@ export async function listTeamTokens(
   page: { offset: number; limit: number },
 ): Promise<{ rows: TeamTokenRow[]; total: number }> {
   const base = db.selectFrom('team_tokens').where('tenant_id', '=', tenantId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(
+    base,
+    (qb) => qb.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc'),
+    page,
+  );
 }
 
 export async function insertTeamToken(db: Db, row: TeamTokenRow): Promise<void> {

@@ -1,3 +1,4 @@
+import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import type { CustomerTokensTable } from '../../infra/db/schema.js';
@@ -14,17 +15,11 @@ export async function listTokens(
     .selectFrom('customer_tokens')
     .where('tenant_id', '=', tenantId)
     .where('customer_id', '=', customerId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageOf(
+    base,
+    (qb) => qb.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc'),
+    page,
+  );
 }
 
 export async function findToken(

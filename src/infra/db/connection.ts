@@ -10,6 +10,9 @@ import * as initial from './migrations/2026-11-22-01-initial.js';
 import * as cacheGenerations from './migrations/2026-11-22-02-cache-generations.js';
 import * as auditLog from './migrations/2026-11-22-03-audit-log.js';
 import * as monorepos from './migrations/2026-11-22-04-monorepos.js';
+import * as integrations from './migrations/2026-11-22-05-integrations.js';
+import * as paymentEventOrder from './migrations/2026-11-22-06-payment-event-order.js';
+import * as oneRunningTask from './migrations/2026-11-22-07-one-running-task-per-key.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,6 +27,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-02-cache-generations': cacheGenerations,
   '2026-11-22-03-audit-log': auditLog,
   '2026-11-22-04-monorepos': monorepos,
+  '2026-11-22-05-integrations': integrations,
+  '2026-11-22-06-payment-event-order': paymentEventOrder,
+  '2026-11-22-07-one-running-task-per-key': oneRunningTask,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -12,3 +12,4 @@ export {
 export { archiveZip, type ArchiveOptions } from './archive.js';
 export { archiveZips } from './archive-many.js';
 export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';
+export { credentialEnv, type GitCredentials } from './credentials.js';

@@ -2,10 +2,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { GitError, type GitErrorKind } from './errors.js';
 import { Deadline, runGit, type RunResult } from './exec.js';
+import { credentialEnv, type GitCredentials } from './credentials.js';
 
 export interface MirrorOptions {
   /** Budget for the whole operation (all git invocations together). Default 120 s. */
   timeoutMs?: number;
+  /** Sent to the repository's origin as HTTP Basic credentials (https URLs only). */
+  credentials?: GitCredentials | null;
 }
 
 /**
@@ -24,8 +27,9 @@ export async function mirrorRepository(
   }
   const deadline = new Deadline(opts.timeoutMs);
   const target = path.resolve(dir);
-  if (await isBareRepository(target)) await updateMirror(url, target, deadline);
-  else await cloneMirror(url, target, deadline);
+  const talk: Remote = { url, deadline, env: credentialEnv(url, opts.credentials) };
+  if (await isBareRepository(target)) await updateMirror(talk, target);
+  else await cloneMirror(talk, target);
 }
 
 export async function isBareRepository(dir: string): Promise<boolean> {
@@ -41,19 +45,27 @@ export async function isBareRepository(dir: string): Promise<boolean> {
   }
 }
 
-async function cloneMirror(url: string, target: string, deadline: Deadline): Promise<void> {
+/** What every command talking to the repository needs. */
+interface Remote {
+  url: string;
+  deadline: Deadline;
+  env: Record<string, string>;
+}
+
+async function cloneMirror(talk: Remote, target: string): Promise<void> {
+  const { url } = talk;
   const parent = path.dirname(target);
   await fs.mkdir(parent, { recursive: true });
   // A sibling, so the final rename stays on one filesystem and is atomic.
   const tmp = await fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
   try {
     const staging = path.join(tmp, 'mirror.git');
-    await remote(url, deadline, ['clone', '--mirror', '--quiet', '--', url, staging]);
+    await remote(talk, ['clone', '--mirror', '--quiet', '--', url, staging]);
     try {
       await fs.rename(staging, target);
     } catch (err) {
       // Another sync created it meanwhile: bring that one up to date instead.
-      if (await isBareRepository(target)) return await updateMirror(url, target, deadline);
+      if (await isBareRepository(target)) return await updateMirror(talk, target);
       throw new GitError(`Cannot create mirror at ${target}: ${(err as Error).message}`);
     }
   } finally {
@@ -61,7 +73,8 @@ async function cloneMirror(url: string, target: string, deadline: Deadline): Pro
   }
 }
 
-async function updateMirror(url: string, gitDir: string, deadline: Deadline): Promise<void> {
+async function updateMirror(talk: Remote, gitDir: string): Promise<void> {
+  const { url, deadline } = talk;
   const current = (
     await runGit(['config', '--get', 'remote.origin.url'], {
       gitDir,
@@ -77,8 +90,8 @@ async function updateMirror(url: string, gitDir: string, deadline: Deadline): Pr
   };
   if (current !== url) await setUrl(url);
   try {
-    await remote(url, deadline, ['fetch', '--prune', '--quiet', 'origin'], gitDir);
-    await syncHead(url, gitDir, deadline);
+    await remote(talk, ['fetch', '--prune', '--quiet', 'origin'], gitDir);
+    await syncHead(talk, gitDir);
   } catch (err) {
     // Keep config consistent with the refs we still have.
     if (current !== url && current !== '') await setUrl(current).catch(() => {});
@@ -87,13 +100,9 @@ async function updateMirror(url: string, gitDir: string, deadline: Deadline): Pr
 }
 
 /** `fetch` never moves a mirror's HEAD; follow the remote's default branch (e.g. master → main). */
-async function syncHead(url: string, gitDir: string, deadline: Deadline): Promise<void> {
-  const { stdout } = await remote(
-    url,
-    deadline,
-    ['ls-remote', '--symref', 'origin', 'HEAD'],
-    gitDir,
-  );
+async function syncHead(talk: Remote, gitDir: string): Promise<void> {
+  const { deadline } = talk;
+  const { stdout } = await remote(talk, ['ls-remote', '--symref', 'origin', 'HEAD'], gitDir);
   const m = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout.toString('utf8'));
   if (!m?.[1]) return;
   const local = await runGit(['symbolic-ref', '-q', 'HEAD'], {
@@ -108,13 +117,12 @@ async function syncHead(url: string, gitDir: string, deadline: Deadline): Promis
 
 /** Runs a command that talks to `url`, turning failures into a readable GitError. */
 async function remote(
-  url: string,
-  deadline: Deadline,
+  { url, deadline, env }: Remote,
   args: string[],
   gitDir?: string,
 ): Promise<RunResult> {
   try {
-    return await runGit(args, { gitDir, timeoutMs: deadline.remaining() });
+    return await runGit(args, { gitDir, env, timeoutMs: deadline.remaining() });
   } catch (err) {
     // exitCode null and no timeout: git itself could not be started; nothing to classify.
     if (!(err instanceof GitError) || (err.exitCode === null && err.kind !== 'timeout')) throw err;

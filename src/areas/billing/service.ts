@@ -1,0 +1,146 @@
+import type { Ctx, Deps } from '../../context.js';
+import { AppError, invalid } from '../../errors.js';
+import { validateInput } from '../../graphql/validate.js';
+import { CHANGED_MEANWHILE } from '../customers/service.js';
+import type { CustomerService } from '../customers/service.js';
+import type { CustomerRow } from '../customers/store.js';
+import type { WebhookResult } from '../webhooks/types.js';
+import {
+  ENDING_SUBSCRIPTION_STATUSES,
+  PAID_INVOICE_EVENTS,
+  PAID_SUBSCRIPTION_STATUSES,
+  StripeEventSchema,
+  SUBSCRIPTION_STATUS_EVENTS,
+} from './schema.js';
+import type { StripeEvent } from './schema.js';
+
+/** What one Stripe event asks of a customer's access. */
+type Decision =
+  | { action: 'expire'; reason: string }
+  | { action: 'reactivate' }
+  | { action: 'none'; message: string };
+
+/**
+ * Stripe-driven customer access (decisions.md section 5), fed by the payment webhook: a Stripe
+ * customer is the Packyard customer whose external_id is its `cus_…` id.
+ */
+export class BillingService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly customers: CustomerService,
+  ) {}
+
+  /** A verified payload as a Stripe event, or 400 VALIDATION_ERROR naming what is missing. */
+  parseEvent(payload: unknown): StripeEvent {
+    return validateInput(StripeEventSchema, payload, 'body');
+  }
+
+  /**
+   * Applies one verified Stripe event. Events that change nothing (unknown customer, a status the
+   * event may not change, an event type Packyard does not read) are `ignored` with the reason, so
+   * Stripe gets a 200 and does not retry them.
+   */
+  async handleEvent(ctx: Ctx, event: StripeEvent): Promise<WebhookResult> {
+    const decision = decide(event);
+    if (decision.action === 'none') return { status: 'ignored', message: decision.message };
+
+    const stripeCustomer = customerIdOf(event);
+    let customer: CustomerRow;
+    try {
+      customer = await this.customers.getByExternalId(ctx, stripeCustomer);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') {
+        return { status: 'ignored', message: `no customer has external_id ${stripeCustomer}` };
+      }
+      throw err;
+    }
+
+    // Stripe retries failed deliveries for days, in any order: an event older than one already
+    // read for this customer must not undo it (a late `unpaid` after the invoice was paid).
+    const createdAt =
+      typeof event.created === 'number' ? new Date(event.created * 1000).toISOString() : null;
+    // One conditional UPDATE checks and moves the mark, so two events racing cannot both pass.
+    if (createdAt && !(await this.notePaymentEvent(ctx, customer.id, createdAt))) {
+      return {
+        status: 'ignored',
+        message: `customer ${customer.id}: event created ${createdAt} is older than the last one read`,
+      };
+    }
+
+    const object = event.data.object;
+    const details: Record<string, unknown> = {
+      stripe_event_id: event.id,
+      stripe_event_type: event.type,
+      stripe_customer: stripeCustomer,
+    };
+    if (typeof object.id === 'string') {
+      details[`stripe_${typeof object.object === 'string' ? object.object : 'object'}`] = object.id;
+    }
+    if (typeof object.status === 'string' && event.type.startsWith('customer.subscription.')) {
+      details.subscription_status = object.status;
+    }
+    let changed: CustomerRow;
+    try {
+      changed =
+        decision.action === 'expire'
+          ? await this.customers.paymentExpire(ctx, customer.id, decision.reason, details)
+          : await this.customers.paymentReactivate(ctx, customer.id, details);
+    } catch (err) {
+      // A lost race is not an answer: fail, so Stripe retries against the new status.
+      if (err instanceof AppError && err.code === 'CONFLICT' && err.message !== CHANGED_MEANWHILE) {
+        return { status: 'ignored', message: `customer ${customer.id}: ${err.message}` };
+      }
+      throw err;
+    }
+    // Webhook routes are outside the admin API's cache hook: Composer answers change now.
+    await this.deps.generations.bump(ctx.tenantId);
+    return {
+      status: 'processed',
+      message: `customer ${customer.id}: ${customer.status} -> ${changed.status}`,
+    };
+  }
+
+  /**
+   * Moves the customer's newest-event time to `at` unless a newer event was read already; false
+   * then. Events of the same second pass (Stripe's `created` has whole seconds).
+   */
+  private async notePaymentEvent(ctx: Ctx, customerId: string, at: string): Promise<boolean> {
+    const result = await this.deps.db
+      .updateTable('customers')
+      .set({ payment_event_at: at })
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', customerId)
+      .where((eb) => eb.or([eb('payment_event_at', 'is', null), eb('payment_event_at', '<=', at)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}
+
+function decide(event: StripeEvent): Decision {
+  const { type } = event;
+  const status = event.data.object.status;
+  if (type === 'customer.subscription.deleted') {
+    return { action: 'expire', reason: 'payment: subscription deleted' };
+  }
+  if (SUBSCRIPTION_STATUS_EVENTS.includes(type)) {
+    if (typeof status !== 'string' || status === '') {
+      throw invalid('data.object.status', 'a subscription event must carry the status');
+    }
+    if (ENDING_SUBSCRIPTION_STATUSES.includes(status)) {
+      return { action: 'expire', reason: `payment: subscription ${status}` };
+    }
+    if (PAID_SUBSCRIPTION_STATUSES.includes(status)) return { action: 'reactivate' };
+    return { action: 'none', message: `subscription status ${status} does not change access` };
+  }
+  if (PAID_INVOICE_EVENTS.includes(type)) return { action: 'reactivate' };
+  return { action: 'none', message: `event type ${type} is not handled` };
+}
+
+/** The `cus_…` id the event is about, whether `customer` is the id or the expanded object. */
+function customerIdOf(event: StripeEvent): string {
+  const ref = event.data.object.customer;
+  if (typeof ref === 'string' && ref !== '') return ref;
+  const expanded = ref && typeof ref === 'object' ? (ref as { id?: unknown }).id : undefined;
+  if (typeof expanded === 'string' && expanded !== '') return expanded;
+  throw invalid('data.object.customer', 'must name the Stripe customer');
+}

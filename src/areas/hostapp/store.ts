@@ -1,0 +1,116 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/db/connection.js';
+import type { HostAppInstallationsTable } from '../../infra/db/schema.js';
+
+export type InstallationRow = Selectable<HostAppInstallationsTable>;
+
+/** The installation's repositories (full names) as last seen on GitHub. */
+export function repositoriesOf(row: Pick<InstallationRow, 'repositories'>): string[] {
+  try {
+    const list: unknown = JSON.parse(row.repositories);
+    return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function listClaimed(
+  db: Db,
+  tenantId: string,
+  page?: { offset: number; limit: number },
+): Promise<{ rows: InstallationRow[]; total: number }> {
+  const base = db.selectFrom('hostapp_installations').where('tenant_id', '=', tenantId);
+  let rows = base.selectAll().orderBy('account_login').orderBy('id');
+  if (page) rows = rows.offset(page.offset).limit(page.limit);
+  const [found, count] = await Promise.all([
+    rows.execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: found, total: Number(count.n) };
+}
+
+/** This tenant's active installations: the ones that may lend credentials. */
+export async function activeClaimed(db: Db, tenantId: string): Promise<InstallationRow[]> {
+  return db
+    .selectFrom('hostapp_installations')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+export async function findClaimed(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<InstallationRow | undefined> {
+  return db
+    .selectFrom('hostapp_installations')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** By GitHub's id; `forUpdate` locks the row for the transaction `db` is (PostgreSQL only). */
+export async function findByHostId(
+  db: Db,
+  hostInstallationId: string,
+  forUpdate = false,
+): Promise<InstallationRow | undefined> {
+  const query = db
+    .selectFrom('hostapp_installations')
+    .selectAll()
+    .where('host_installation_id', '=', hostInstallationId);
+  return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function insertInstallation(db: Db, row: InstallationRow): Promise<void> {
+  await db.insertInto('hostapp_installations').values(row).execute();
+}
+
+export type InstallationPatch = Partial<
+  Pick<
+    InstallationRow,
+    'account_login' | 'account_type' | 'repository_selection' | 'status' | 'repositories'
+  >
+> & { updated_at: string };
+
+export async function updateByHostId(
+  db: Db,
+  hostInstallationId: string,
+  patch: InstallationPatch,
+): Promise<number> {
+  const result = await db
+    .updateTable('hostapp_installations')
+    .set(patch)
+    .where('host_installation_id', '=', hostInstallationId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Attaches an unclaimed installation to the tenant; 0 when someone else claimed it first. */
+export async function claimRow(
+  db: Db,
+  id: string,
+  tenantId: string,
+  patch: InstallationPatch & { claimed_at: string },
+): Promise<number> {
+  const result = await db
+    .updateTable('hostapp_installations')
+    .set({ ...patch, tenant_id: tenantId })
+    .where('id', '=', id)
+    .where('tenant_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Detaches the installation from the tenant (it may be claimed again). */
+export async function detach(db: Db, tenantId: string, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('hostapp_installations')
+    .set({ tenant_id: null, claimed_at: null, updated_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+}

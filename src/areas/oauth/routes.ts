@@ -1,0 +1,108 @@
+import { Type } from 'typebox';
+import type { App } from '../../http/app-types.js';
+import { ErrorResponses } from '../../http/schemas.js';
+import { notFound } from '../../errors.js';
+import { connectedPage, presentConnection } from './presenter.js';
+import { providerOf } from './providers.js';
+import type { OAuthProvider } from './providers.js';
+import {
+  CallbackQuery,
+  ConnectionListSchema,
+  InitiateBody,
+  InitiateSchema,
+  ProviderParams,
+  StatusSchema,
+} from './schema.js';
+
+const tags = ['oauth'];
+const errors = ErrorResponses;
+
+/** `github`, `gitlab` or an alias (`provider-a`, `provider-b`); anything else is a 404. */
+function provider(word: string): OAuthProvider {
+  const found = providerOf(word);
+  if (found === null) throw notFound(`OAuth provider "${word}"`);
+  return found;
+}
+
+/** /api/v1/oauth/… (admin API). */
+export async function oauthRoutes(app: App): Promise<void> {
+  const oauth = app.services.oauth;
+
+  app.get(
+    '/oauth/connections',
+    { schema: { tags, response: { 200: ConnectionListSchema, ...errors } } },
+    async (req) => ({ data: (await oauth.list(req)).map(presentConnection) }),
+  );
+
+  app.post(
+    '/oauth/:provider/initiate',
+    {
+      schema: {
+        tags,
+        summary: 'Start connecting to the git host: returns the URL to open in a browser',
+        params: ProviderParams,
+        body: InitiateBody,
+        response: { 200: InitiateSchema, ...errors },
+      },
+    },
+    async (req) => oauth.initiate(req, provider(req.params.provider)),
+  );
+
+  app.get(
+    '/oauth/:provider/status',
+    { schema: { tags, params: ProviderParams, response: { 200: StatusSchema, ...errors } } },
+    async (req) => oauth.status(req, provider(req.params.provider)),
+  );
+
+  app.post(
+    '/oauth/:provider/disconnect',
+    {
+      schema: {
+        tags,
+        params: ProviderParams,
+        body: InitiateBody,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await oauth.disconnect(req, provider(req.params.provider));
+      return reply.code(204).send(null);
+    },
+  );
+}
+
+/** The OAuth callback: the git host redirects the browser here, without an admin token. */
+export async function oauthCallbackRoutes(app: App): Promise<void> {
+  const oauth = app.services.oauth;
+
+  app.get(
+    '/api/oauth/:provider/callback',
+    {
+      schema: {
+        tags,
+        summary: 'Where the git host sends the browser back (the single-use state authorizes it)',
+        security: [],
+        params: ProviderParams,
+        querystring: CallbackQuery,
+      },
+    },
+    async (req, reply) => {
+      const result = await oauth.callback(
+        { ip: req.ip, userAgent: req.headers['user-agent'] ?? null },
+        provider(req.params.provider),
+        req.query,
+      );
+      // Nothing here may be cached or framed: it ends an authorization.
+      reply.header('cache-control', 'no-store');
+      // Browsers ask for text/html; API clients and scripts for application/json.
+      const accept = req.headers.accept ?? '';
+      if (/application\/json/i.test(accept) && !/text\/html/i.test(accept)) {
+        return reply.send(result.status);
+      }
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(connectedPage(result.label, result.status.account_login, result.hostUrl));
+    },
+  );
+}

@@ -1,0 +1,98 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../infra/db/connection.js';
+import type { OAuthConnectionsTable, OAuthStatesTable } from '../../infra/db/schema.js';
+
+export type OAuthConnectionRow = Selectable<OAuthConnectionsTable>;
+export type OAuthStateRow = Selectable<OAuthStatesTable>;
+
+export async function insertState(db: Db, row: OAuthStateRow): Promise<void> {
+  await db.insertInto('oauth_states').values(row).execute();
+}
+
+/**
+ * Removes and returns the pending authorization `state` of `provider`: whoever deletes it owns
+ * it, so a state is used at most once even when two callbacks race.
+ */
+export async function takeState(
+  db: Db,
+  provider: string,
+  state: string,
+): Promise<OAuthStateRow | undefined> {
+  return db
+    .deleteFrom('oauth_states')
+    .where('state', '=', state)
+    .where('provider', '=', provider)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Forgets the tenant's authorizations nobody finished. */
+export async function deleteExpiredStates(db: Db, tenantId: string, now: string): Promise<void> {
+  await db
+    .deleteFrom('oauth_states')
+    .where('tenant_id', '=', tenantId)
+    .where('expires_at', '<=', now)
+    .execute();
+}
+
+export async function findConnection(
+  db: Db,
+  tenantId: string,
+  provider: string,
+): Promise<OAuthConnectionRow | undefined> {
+  return db
+    .selectFrom('oauth_connections')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+}
+
+export async function listConnections(db: Db, tenantId: string): Promise<OAuthConnectionRow[]> {
+  return db
+    .selectFrom('oauth_connections')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('provider')
+    .execute();
+}
+
+/** Deletes the tenant's connection to `provider`; true when there was one. */
+export async function deleteConnection(
+  db: Db,
+  tenantId: string,
+  provider: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('oauth_connections')
+    .where('tenant_id', '=', tenantId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertConnection(db: Db, row: OAuthConnectionRow): Promise<void> {
+  await db.insertInto('oauth_connections').values(row).execute();
+}
+
+/**
+ * Stores refreshed tokens, only if the row still holds the access token the refresh started
+ * from (another node may have refreshed first); true when this update won.
+ */
+export async function replaceTokens(
+  db: Db,
+  row: Pick<OAuthConnectionRow, 'tenant_id' | 'id' | 'access_token_enc'>,
+  patch: Pick<
+    OAuthConnectionRow,
+    'access_token_enc' | 'refresh_token_enc' | 'expires_at' | 'scopes' | 'updated_at'
+  >,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('oauth_connections')
+    .set(patch)
+    .where('tenant_id', '=', row.tenant_id)
+    .where('id', '=', row.id)
+    .where('access_token_enc', '=', row.access_token_enc)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

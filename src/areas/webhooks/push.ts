@@ -1,0 +1,84 @@
+import type { Ctx } from '../../context.js';
+import { AppError } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { monorepoParentOf } from '../sync/service.js';
+import { normalizeRepositoryUrl, normalizedCandidates } from './repository-url.js';
+import type { WebhookResult } from './types.js';
+
+/** The packages of the tenant whose repository is one of `urls` (normalised, any URL form). */
+export async function packagesForRepository(
+  services: Services,
+  ctx: Ctx,
+  urls: readonly unknown[],
+): Promise<{ id: string; name: string }[]> {
+  const wanted = new Set(normalizedCandidates(urls));
+  if (wanted.size === 0) return [];
+  // Every git package of the tenant: URL forms differ too much for SQL to narrow them down.
+  const rows = await services.deps.db
+    .selectFrom('packages')
+    .select(['id', 'name', 'repository_url'])
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('type', '!=', 'artifact')
+    .orderBy('name')
+    .execute();
+  return rows
+    .filter((row) => wanted.has(normalizeRepositoryUrl(row.repository_url)))
+    .map(({ id, name }) => ({ id, name }));
+}
+
+/**
+ * What a push, tag or release does: finds the packages whose repository matches one of the
+ * payload's `urls` and queues their sync exactly like `POST /packages/{name}/sync` (a sync
+ * already pending or running is reused). A monorepo child is synced by its parent, queued once.
+ * Shared by the git-host routes and the GitHub App's route.
+ */
+export async function queueRepositorySyncs(
+  services: Services,
+  ctx: Ctx,
+  urls: readonly unknown[],
+): Promise<WebhookResult> {
+  const matched = await packagesForRepository(services, ctx, urls);
+  if (matched.length === 0) {
+    return { status: 'ignored', message: 'no package uses this repository' };
+  }
+  const { db } = services.deps;
+  const toSync = new Map<string, string>();
+  const involved = new Set(matched.map((p) => p.id));
+  for (const pkg of matched) {
+    const parentId = await monorepoParentOf(db, pkg.id);
+    if (parentId === null) {
+      toSync.set(pkg.id, pkg.name);
+      continue;
+    }
+    const parent = await db
+      .selectFrom('packages')
+      .select(['id', 'name'])
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('id', '=', parentId)
+      .executeTakeFirst();
+    if (parent) {
+      toSync.set(parent.id, parent.name);
+      involved.add(parent.id);
+    }
+  }
+  const names: string[] = [];
+  for (const [id, name] of [...toSync].sort((a, b) => a[1].localeCompare(b[1]))) {
+    try {
+      await services.packages.requestSync(ctx, name, { afterRunning: true });
+      names.push(name);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // Deleted since it was matched: not linked to the delivery (its row is gone).
+      if (err.code === 'NOT_FOUND') involved.delete(id);
+      else if (err.code !== 'CONFLICT') throw err;
+    }
+  }
+  if (names.length === 0) {
+    return { status: 'ignored', packageIds: [...involved], message: 'no package could be synced' };
+  }
+  const listed =
+    names.length > 10
+      ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more`
+      : names.join(', ');
+  return { status: 'queued', packageIds: [...involved], message: `sync queued for ${listed}` };
+}

@@ -1,0 +1,85 @@
+/** Default ports, dropped from the normalised form (any other port is kept). */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = {
+  http: '80',
+  https: '443',
+  ssh: '22',
+  'git+ssh': '22',
+  'ssh+git': '22',
+  git: '9418',
+};
+
+/** `scheme://…` */
+const URL_FORM = /^([a-z][a-z0-9+.-]*):\/\//i;
+/** scp-like `[user@]host:path` (git's own rule: a colon before any slash). */
+const SCP_FORM = /^(?:[^@/\s]+@)?(\[[^\]]+\]|[^:/\s]+):(.+)$/;
+
+/**
+ * One comparable form of a git repository URL: `host[:port]/path`, lower-cased, whatever the
+ * way it was written: https and http, `ssh://git@host[:port]/owner/repo`, `git@host:owner/repo`,
+ * `git://host/owner/repo`. User info (`user:token@`) and the scheme are dropped, so are the
+ * scheme's default port, a trailing `.git` and trailing slashes.
+ *
+ * The whole form is compared case-insensitively: GitHub, GitLab and Bitbucket treat owner and
+ * repository names case-insensitively, and a false match only costs one extra sync.
+ *
+ * Anything else (a local path, `file://`) is returned trimmed and lower-cased with the same
+ * trailing `.git` and `/` removed, so it still equals itself. Empty input gives ''.
+ */
+export function normalizeRepositoryUrl(url: string): string {
+  const text = url.trim();
+  if (text === '') return '';
+  const scheme = URL_FORM.exec(text)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    if (scheme === 'file') return finish(text);
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      return finish(text);
+    }
+    const host = parsed.hostname.toLowerCase();
+    if (host === '') return finish(text);
+    const port =
+      parsed.port !== '' && parsed.port !== DEFAULT_PORTS[scheme] ? `:${parsed.port}` : '';
+    return finish(`${host}${port}/${cleanPath(parsed.pathname)}`);
+  }
+  const scp = SCP_FORM.exec(text);
+  // `C:\repo` and `C:/repo` are Windows paths, not hosts.
+  if (scp?.[1] !== undefined && scp[2] !== undefined && !/^[a-z]$/i.test(scp[1])) {
+    return finish(`${scp[1].toLowerCase()}/${cleanPath(scp[2])}`);
+  }
+  return finish(text);
+}
+
+function cleanPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Keep malformed escapes as they are.
+  }
+  return decoded
+    .split('/')
+    .filter((part) => part !== '')
+    .join('/');
+}
+
+function finish(form: string): string {
+  let out = form.toLowerCase();
+  for (;;) {
+    const next = out.replace(/\/+$/, '').replace(/\.git$/, '');
+    if (next === out) return out;
+    out = next;
+  }
+}
+
+/** The distinct normalised forms of the strings among `values` (other values are skipped). */
+export function normalizedCandidates(values: readonly unknown[]): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    if (typeof value !== 'string') continue;
+    const form = normalizeRepositoryUrl(value);
+    if (form !== '') forms.add(form);
+  }
+  return [...forms];
+}
