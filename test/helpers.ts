@@ -50,7 +50,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const runtime = await openRuntime(config);
   const app = await buildApp({ services: runtime.services });
   await app.ready();
-  if (config.worker) runtime.services.worker.start();
+  if (config.worker) {
+    runtime.services.worker.start();
+    await startupCleanupDone(runtime);
+  }
   return {
     app,
     runtime,
@@ -70,6 +73,23 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A worker queues the day's cleanup as it starts, and cleanup deletes expired tokens and
+ * authorization states; a test that backdates one must not race it, so apps start after it ran.
+ */
+async function startupCleanupDone(runtime: TestApp['runtime']): Promise<void> {
+  await waitFor(
+    () =>
+      runtime.services.deps.db
+        .selectFrom('tasks')
+        .select('status')
+        .where('type', '=', 'cleanup')
+        .execute(),
+    (rows) => rows.length > 0 && rows.every((r) => r.status === 'done' || r.status === 'failed'),
+    { intervalMs: 10 },
+  );
 }
 
 /** Polls until the condition holds; fails with the last value after the timeout. */
