@@ -32,6 +32,8 @@ export interface Config {
   workerMetricsPort: number;
   /** Kill a git command after this many seconds (GIT_TIMEOUT_SECONDS, default 300). */
   gitTimeoutMs: number;
+  /** Give up on a call to a git host's API or OAuth endpoints after this (HOST_API_TIMEOUT_SECONDS, default 15). */
+  hostApiTimeoutMs: number;
   /** Monthly archive bandwidth limit in bytes, 0 = unlimited (BANDWIDTH_LIMIT_BYTES). */
   bandwidthLimitBytes: number;
   /** Archive storage limit in bytes, 0 = unlimited (STORAGE_LIMIT_BYTES). */
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     worker: flag(env, 'WORKER', true),
     workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),
     gitTimeoutMs: integer(env, 'GIT_TIMEOUT_SECONDS', 300, 1) * 1000,
+    hostApiTimeoutMs: integer(env, 'HOST_API_TIMEOUT_SECONDS', 15, 1) * 1000,
     bandwidthLimitBytes: integer(env, 'BANDWIDTH_LIMIT_BYTES', 0),
     storageLimitBytes: integer(env, 'STORAGE_LIMIT_BYTES', 0),
     logLevel: env.LOG_LEVEL || 'info',

@@ -49,7 +49,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   // The GitHub App's installation token first, then the registry's OAuth connection.
   const credentials = new RepositoryCredentials();
   credentials.register(hostApp);
-  credentials.register(oauth);
+  credentials.register(oauth.credentials);
   const sync = new SyncService(deps, credentials);
   const audit = new AuditService(deps);
   // Each task type's handler and its attempt limit (failed attempts below it are retried).

@@ -390,7 +390,7 @@ export const resolvers = {
       })),
     ),
     oauthConnections: query(async (_args, ctx, s) =>
-      (await s.oauth.list(ctx)).map(presentConnection).map((c) => ({
+      (await s.oauth.list(ctx)).rows.map(presentConnection).map((c) => ({
         id: c.id,
         provider: c.provider,
         accountLogin: c.account_login,

@@ -67,6 +67,8 @@ export class FakeOAuthHost {
   denyNext = false;
   /** The token endpoint refuses refresh grants. */
   refuseRefresh = false;
+  /** The token endpoint takes requests and never answers them. */
+  stallTokens = false;
   readonly tokenRequests: TokenRequest[] = [];
   private readonly codes = new Map<string, PendingCode>();
   private readonly issued: Issued[] = [];
@@ -230,6 +232,7 @@ export class FakeOAuthHost {
     const grantType = params.grant_type ?? (github ? 'authorization_code' : '');
     const clientAuth = seen.basic ? 'basic' : params.client_secret ? 'body' : 'none';
     this.tokenRequests.push({ grantType, clientAuth, params });
+    if (this.stallTokens) return;
     const refuse = (error: string, description: string, status = 400) =>
       github
         ? json(res, 200, { error, error_description: description, error_uri: 'https://docs' })

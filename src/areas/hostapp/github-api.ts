@@ -26,11 +26,12 @@ export interface GitHubAppSettings {
   privateKey: string;
   /** REST base URL: https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server. */
   apiUrl: string;
+  /** A call not answered within this is abandoned (HOST_API_TIMEOUT_SECONDS). */
+  timeoutMs: number;
 }
 
 /** An installation token is minted again when less than this is left of its life. */
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
-const TIMEOUT_MS = 20_000;
 const PER_PAGE = 100;
 /** 100 pages of 100: far more repositories than one installation holds in practice. */
 const MAX_PAGES = 100;
@@ -75,7 +76,7 @@ export class GitHubAppClient {
       headers: { 'user-agent': 'Packyard', 'x-github-api-version': '2022-11-28' },
       request: {
         fetch: (url: string, init: RequestInit = {}) =>
-          fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) }),
+          fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(settings.timeoutMs) }),
       },
     });
     this.auth = createAppAuth({

@@ -101,6 +101,7 @@ export class HostAppService implements CredentialSource {
         appId: app.appId ?? '',
         privateKey: app.privateKey ?? '',
         apiUrl: this.deps.config.github.apiUrl,
+        timeoutMs: this.deps.config.hostApiTimeoutMs,
       });
     }
     return this.client;

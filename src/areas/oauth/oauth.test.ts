@@ -64,7 +64,7 @@ describe.each(['github', 'gitlab'] as FakeOAuthProvider[])('OAuth connection to 
   beforeAll(async () => {
     fake = await FakeOAuthHost.start({ provider });
     fake.callbackUrl = `${BASE_URL}/api/oauth/${provider}/callback`;
-    t = await createTestApp({ ...fake.env(), ENCRYPTION_KEY });
+    t = await createTestApp({ ...fake.env(), ENCRYPTION_KEY, HOST_API_TIMEOUT_SECONDS: '1' });
     repo = new GitFixture('acme/private-lib');
     repo.release('v1.0.0');
     cloneUrl = fake.servePrivate('acme/private-lib', repo.dir);
@@ -158,6 +158,12 @@ describe.each(['github', 'gitlab'] as FakeOAuthProvider[])('OAuth connection to 
         updated_at: status.connected_at,
       },
     ]);
+    expect(list.json().pagination).toEqual({ page: 1, per_page: 25, total: 1, total_pages: 1 });
+    const beyond = (await api(t, 'GET', '/oauth/connections?page=2&per_page=1')).json();
+    expect(beyond).toEqual({
+      data: [],
+      pagination: { page: 2, per_page: 1, total: 1, total_pages: 1 },
+    });
 
     const audit = await auditActions(t);
     expect(audit[0]).toMatchObject({
@@ -268,6 +274,25 @@ describe.each(['github', 'gitlab'] as FakeOAuthProvider[])('OAuth connection to 
     );
   });
 
+  it('keeps lending a still-valid token when the refresh gets no answer in time', async () => {
+    fake.accessTokenTtlSeconds = 30;
+    await connect(t, fake, provider);
+    const before = (await storedRow(t, provider))!;
+    const requestsBefore = fake.tokenRequests.length;
+    fake.stallTokens = true;
+    try {
+      const pkg = await syncNow(t, 'acme/private-lib');
+      expect(pkg.sync_status, pkg.sync_error).toBe('ok');
+    } finally {
+      fake.stallTokens = false;
+      fake.accessTokenTtlSeconds = 7200;
+    }
+    expect(fake.tokenRequests.slice(requestsBefore).map((r) => r.grantType)).toEqual([
+      'refresh_token',
+    ]);
+    expect((await storedRow(t, provider))!.access_token_enc).toBe(before.access_token_enc);
+  });
+
   it('fails the sync with an authentication error when the host refuses the refresh', async () => {
     fake.accessTokenTtlSeconds = 30;
     await connect(t, fake, provider);
@@ -292,7 +317,7 @@ describe.each(['github', 'gitlab'] as FakeOAuthProvider[])('OAuth connection to 
     const res = await api(t, 'POST', `/oauth/${ALIAS[provider]}/disconnect`);
     expect(res.statusCode, res.body).toBe(204);
     expect(await storedRow(t, provider)).toBeUndefined();
-    expect((await api(t, 'GET', '/oauth/connections')).json()).toEqual({ data: [] });
+    expect((await api(t, 'GET', '/oauth/connections')).json().data).toEqual([]);
     const status = (await api(t, 'GET', `/oauth/${provider}/status`)).json();
     expect(status).toMatchObject({ connected: false, configured: true, account_login: null });
     expect((await auditActions(t))[0]).toMatchObject({
@@ -321,7 +346,13 @@ describe('OAuth callback refusals', () => {
       user: { login: 'a&b<i>', id: 7 },
     });
     gitlab = await FakeOAuthHost.start({ provider: 'gitlab' });
-    t = await createTestApp({ ...github.env(), ...gitlab.env(), ENCRYPTION_KEY, EDITION: 'pro' });
+    t = await createTestApp({
+      ...github.env(),
+      ...gitlab.env(),
+      ENCRYPTION_KEY,
+      EDITION: 'pro',
+      HOST_API_TIMEOUT_SECONDS: '1',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -380,6 +411,23 @@ describe('OAuth callback refusals', () => {
     retry.searchParams.delete('error_description');
     retry.searchParams.set('code', 'anything');
     await expectRefused(retry.pathname + retry.search, /state: is unknown or was already used/);
+  });
+
+  it('answers 502 UPSTREAM_ERROR when the token endpoint does not answer in time', async () => {
+    const init = (await api(t, 'POST', '/oauth/gitlab/initiate')).json();
+    const back = await gitlab.authorize(init.authorization_url);
+    gitlab.stallTokens = true;
+    try {
+      const res = await t.app.inject({ url: back.pathname + back.search });
+      expect(res.statusCode, res.body).toBe(502);
+      expect(res.json()).toMatchObject({ code: 'UPSTREAM_ERROR' });
+      expect(res.json().message).toMatch(
+        /GitLab could not exchange the code: the token endpoint gave no answer within 1 s/,
+      );
+    } finally {
+      gitlab.stallTokens = false;
+    }
+    expect(await connections()).toEqual([]);
   });
 
   it('refuses a code the host does not accept, and a code verifier that does not match', async () => {
@@ -497,7 +545,7 @@ describe('OAuth without its settings', () => {
     expect(gitlab.json().message).toMatch(/GITLAB_CLIENT_ID, GITLAB_CLIENT_SECRET, ENCRYPTION_KEY/);
     const status = (await api(t, 'GET', '/oauth/gitlab/status')).json();
     expect(status).toMatchObject({ provider: 'gitlab', configured: false, connected: false });
-    expect((await api(t, 'GET', '/oauth/connections')).json()).toEqual({ data: [] });
+    expect((await api(t, 'GET', '/oauth/connections')).json().data).toEqual([]);
     expect((await api(t, 'POST', '/oauth/github/disconnect')).statusCode).toBe(404);
   });
 });
@@ -525,6 +573,6 @@ describe('OAuth with an unreachable host', () => {
     expect(res.json().message).toMatch(
       /^GitLab could not exchange the code: the token endpoint could not be reached/,
     );
-    expect((await api(t, 'GET', '/oauth/connections')).json()).toEqual({ data: [] });
+    expect((await api(t, 'GET', '/oauth/connections')).json().data).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
-import { ErrorResponses } from '../../http/schemas.js';
+import { ErrorResponses, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { notFound } from '../../errors.js';
 import { connectedPage, presentConnection } from './presenter.js';
 import { providerOf } from './providers.js';
@@ -30,8 +30,14 @@ export async function oauthRoutes(app: App): Promise<void> {
 
   app.get(
     '/oauth/connections',
-    { schema: { tags, response: { 200: ConnectionListSchema, ...errors } } },
-    async (req) => ({ data: (await oauth.list(req)).map(presentConnection) }),
+    {
+      schema: { tags, querystring: PageQuery, response: { 200: ConnectionListSchema, ...errors } },
+    },
+    async (req) => {
+      const { page, perPage, offset } = paging(req.query);
+      const { rows, total } = await oauth.list(req, { offset, limit: perPage });
+      return pageOf(rows.map(presentConnection), total, page, perPage);
+    },
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime, Nullable } from '../../http/schemas.js';
+import { IsoDateTime, ListOf, Nullable } from '../../http/schemas.js';
 
 /** `github`, `gitlab`, or their aliases `provider-a`, `provider-b` (resolved by the routes). */
 export const ProviderParams = Type.Object({
@@ -49,4 +49,4 @@ export const ConnectionSchema = Type.Object({
 });
 export type ConnectionDto = Static<typeof ConnectionSchema>;
 
-export const ConnectionListSchema = Type.Object({ data: Type.Array(ConnectionSchema) });
+export const ConnectionListSchema = ListOf(ConnectionSchema);

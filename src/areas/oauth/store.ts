@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
+import { pageOf } from '../../infra/db/page.js';
+import type { PageWindow } from '../../infra/db/page.js';
 import type { OAuthConnectionsTable, OAuthStatesTable } from '../../infra/db/schema.js';
 
 export type OAuthConnectionRow = Selectable<OAuthConnectionsTable>;
@@ -48,13 +50,16 @@ export async function findConnection(
     .executeTakeFirst();
 }
 
-export async function listConnections(db: Db, tenantId: string): Promise<OAuthConnectionRow[]> {
-  return db
-    .selectFrom('oauth_connections')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .orderBy('provider')
-    .execute();
+export async function listConnections(
+  db: Db,
+  tenantId: string,
+  window: PageWindow,
+): Promise<{ rows: OAuthConnectionRow[]; total: number }> {
+  return pageOf(
+    db.selectFrom('oauth_connections').where('tenant_id', '=', tenantId),
+    (qb) => qb.selectAll().orderBy('provider'),
+    window,
+  );
 }
 
 /** Deletes the tenant's connection to `provider`; true when there was one. */
