@@ -153,6 +153,26 @@ describe('the Stripe payment webhook', () => {
     expect(await status(id)).toMatchObject({ status: 'ACTIVE' });
   });
 
+  it('lets the newer of two events arriving together decide, whichever is applied first', async () => {
+    const at = (secondsAgo: number) => Math.floor(Date.now() / 1000) - secondsAgo;
+    const customers = await Promise.all(Array.from({ length: 6 }, () => stripeCustomer()));
+    for (const { cus } of customers) {
+      const deleted = stripeEvent('customer.subscription.deleted', subscription(cus, 'canceled'));
+      expect((await send({ ...deleted, created: at(7200) })).json().status).toBe('processed');
+    }
+    // Stripe delivers an old invoice.paid retry and the newer unpaid update at the same moment.
+    await Promise.all(
+      customers.flatMap(({ cus }) => [
+        send({ ...stripeEvent('invoice.paid', invoice(cus)), created: at(3600) }),
+        send({
+          ...stripeEvent('customer.subscription.updated', subscription(cus, 'unpaid')),
+          created: at(60),
+        }),
+      ]),
+    );
+    for (const { id } of customers) expect((await status(id)).status).toBe('EXPIRED');
+  });
+
   it('reads subscription.updated/created by status, with the customer as id or expanded object', async () => {
     const { cus, id } = await stripeCustomer();
     const expanded = { id: cus, object: 'customer', email: 'x@customer.test' };

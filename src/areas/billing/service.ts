@@ -3,6 +3,7 @@ import { AppError, invalid } from '../../errors.js';
 import { validateInput } from '../../graphql/validate.js';
 import { CHANGED_MEANWHILE } from '../customers/service.js';
 import type { CustomerService } from '../customers/service.js';
+import type { Db } from '../../infra/db/connection.js';
 import type { CustomerRow } from '../customers/store.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import {
@@ -55,18 +56,6 @@ export class BillingService {
       throw err;
     }
 
-    // Stripe retries failed deliveries for days, in any order: an event older than one already
-    // read for this customer must not undo it (a late `unpaid` after the invoice was paid).
-    const createdAt =
-      typeof event.created === 'number' ? new Date(event.created * 1000).toISOString() : null;
-    // One conditional UPDATE checks and moves the mark, so two events racing cannot both pass.
-    if (createdAt && !(await this.notePaymentEvent(ctx, customer.id, createdAt))) {
-      return {
-        status: 'ignored',
-        message: `customer ${customer.id}: event created ${createdAt} is older than the last one read`,
-      };
-    }
-
     const object = event.data.object;
     const details: Record<string, unknown> = {
       stripe_event_id: event.id,
@@ -79,41 +68,75 @@ export class BillingService {
     if (typeof object.status === 'string' && event.type.startsWith('customer.subscription.')) {
       details.subscription_status = object.status;
     }
-    let changed: CustomerRow;
-    try {
-      changed =
-        decision.action === 'expire'
-          ? await this.customers.paymentExpire(ctx, customer.id, decision.reason, details)
-          : await this.customers.paymentReactivate(ctx, customer.id, details);
-    } catch (err) {
-      // A lost race is not an answer: fail, so Stripe retries against the new status.
-      if (err instanceof AppError && err.code === 'CONFLICT' && err.message !== CHANGED_MEANWHILE) {
-        return { status: 'ignored', message: `customer ${customer.id}: ${err.message}` };
+    // Stripe retries failed deliveries for days, in any order: an event older than one already
+    // read for this customer must not undo it (a late `unpaid` after the invoice was paid).
+    const createdAt =
+      typeof event.created === 'number' ? new Date(event.created * 1000).toISOString() : null;
+    // The mark moves in the same transaction as the status, and first: its UPDATE holds the
+    // customer's row, so events of one customer apply one at a time, in the order of their marks.
+    const outcome = await this.deps.db.transaction().execute(async (trx): Promise<Outcome> => {
+      if (createdAt && !(await notePaymentEvent(trx, ctx, customer.id, createdAt))) {
+        return { kind: 'stale', createdAt };
       }
-      throw err;
+      try {
+        const change =
+          decision.action === 'expire'
+            ? await this.customers.paymentExpire(trx, ctx, customer.id, decision.reason, details)
+            : await this.customers.paymentReactivate(trx, ctx, customer.id, details);
+        return { kind: 'changed', from: change.from, to: change.row.status };
+      } catch (err) {
+        // The status may not move (already there, suspended, …): the mark still moves.
+        if (
+          err instanceof AppError &&
+          err.code === 'CONFLICT' &&
+          err.message !== CHANGED_MEANWHILE
+        ) {
+          return { kind: 'refused', why: err.message };
+        }
+        throw err;
+      }
+    });
+    if (outcome.kind === 'stale') {
+      return {
+        status: 'ignored',
+        message: `customer ${customer.id}: event created ${outcome.createdAt} is older than the last one read`,
+      };
+    }
+    if (outcome.kind === 'refused') {
+      return { status: 'ignored', message: `customer ${customer.id}: ${outcome.why}` };
     }
     // Webhook routes are outside the admin API's cache hook: Composer answers change now.
     await this.deps.generations.bump(ctx.tenantId);
     return {
       status: 'processed',
-      message: `customer ${customer.id}: ${customer.status} -> ${changed.status}`,
+      message: `customer ${customer.id}: ${outcome.from} -> ${outcome.to}`,
     };
   }
+}
 
-  /**
-   * Moves the customer's newest-event time to `at` unless a newer event was read already; false
-   * then. Events of the same second pass (Stripe's `created` has whole seconds).
-   */
-  private async notePaymentEvent(ctx: Ctx, customerId: string, at: string): Promise<boolean> {
-    const result = await this.deps.db
-      .updateTable('customers')
-      .set({ payment_event_at: at })
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', customerId)
-      .where((eb) => eb.or([eb('payment_event_at', 'is', null), eb('payment_event_at', '<=', at)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
+type Outcome =
+  | { kind: 'stale'; createdAt: string }
+  | { kind: 'refused'; why: string }
+  | { kind: 'changed'; from: string; to: string };
+
+/**
+ * Moves the customer's newest-event time to `at` unless a newer event was read already; false
+ * then. Events of the same second pass (Stripe's `created` has whole seconds).
+ */
+async function notePaymentEvent(
+  db: Db,
+  ctx: Ctx,
+  customerId: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('customers')
+    .set({ payment_event_at: at })
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('id', '=', customerId)
+    .where((eb) => eb.or([eb('payment_event_at', 'is', null), eb('payment_event_at', '<=', at)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 function decide(event: StripeEvent): Decision {

@@ -68,6 +68,12 @@ export async function applyExpiry(db: Db, row: CustomerRow): Promise<CustomerRow
   return row;
 }
 
+/** A status a payment moved: where it was and the customer now. */
+export interface StatusChange {
+  from: string;
+  row: CustomerRow;
+}
+
 export class CustomerService {
   constructor(private readonly deps: Deps) {}
 
@@ -76,9 +82,13 @@ export class CustomerService {
   }
 
   async get(ctx: Ctx, id: string): Promise<CustomerRow> {
-    const row = await store.findCustomer(this.db, ctx.tenantId, id);
+    return this.getIn(this.db, ctx, id);
+  }
+
+  private async getIn(db: Db, ctx: Ctx, id: string): Promise<CustomerRow> {
+    const row = await store.findCustomer(db, ctx.tenantId, id);
     if (!row) throw notFound('Customer');
-    return applyExpiry(this.db, row);
+    return applyExpiry(db, row);
   }
 
   async getByExternalId(ctx: Ctx, externalId: string): Promise<CustomerRow> {
@@ -169,44 +179,45 @@ export class CustomerService {
     if (isPast(row.access_expires_at)) {
       throw conflict('access_expires_at is in the past; set a future date before reactivating');
     }
-    return this.activate(ctx, row, 'reactivate');
+    return this.db.transaction().execute((trx) => this.activate(trx, ctx, row, 'reactivate'));
   }
 
   /**
    * The payment webhook's subscription deleted / unpaid: ACTIVE or FROZEN becomes EXPIRED, marked
    * as set by payment. The frozen set is kept until the customer is reactivated (which clears it).
-   * 409 CONFLICT when the customer is in any other status.
+   * 409 CONFLICT when the customer is in any other status. Runs in `trx`, the caller's
+   * transaction that already holds the customer's row.
    */
   async paymentExpire(
+    trx: Db,
     ctx: Ctx,
     id: string,
     reason: string,
     details: Record<string, unknown> = {},
-  ): Promise<CustomerRow> {
-    const row = await this.get(ctx, id);
+  ): Promise<StatusChange> {
+    const row = await this.getIn(trx, ctx, id);
     this.assertTransition(row, 'payment_expire', (status) =>
       status === 'EXPIRED'
         ? 'Customer is already EXPIRED'
         : `Customer is ${status}; a payment only expires an ACTIVE or FROZEN customer`,
     );
-    return this.db
-      .transaction()
-      .execute((trx) =>
-        this.setStatus(ctx, row, 'EXPIRED', reason, 'payment_expire', trx, details),
-      );
+    const after = await this.setStatus(ctx, row, 'EXPIRED', reason, 'payment_expire', trx, details);
+    return { from: row.status, row: after };
   }
 
   /**
    * The payment webhook's invoice paid / subscription active: a customer the payment webhook
    * expired becomes ACTIVE again, its frozen set cleared as reactivate does. A customer expired by
    * its access date, suspended by an admin or in any other status is left alone (409 CONFLICT).
+   * Runs in `trx`, as paymentExpire.
    */
   async paymentReactivate(
+    trx: Db,
     ctx: Ctx,
     id: string,
     details: Record<string, unknown> = {},
-  ): Promise<CustomerRow> {
-    const row = await this.get(ctx, id);
+  ): Promise<StatusChange> {
+    const row = await this.getIn(trx, ctx, id);
     this.assertTransition(row, 'payment_reactivate', (status) =>
       status === 'ACTIVE'
         ? 'Customer is already ACTIVE'
@@ -220,24 +231,24 @@ export class CustomerService {
     if (isPast(row.access_expires_at)) {
       throw conflict('access_expires_at is in the past; an admin must set a future date first');
     }
-    return this.activate(ctx, row, 'payment_reactivate', details);
+    const after = await this.activate(trx, ctx, row, 'payment_reactivate', details);
+    return { from: row.status, row: after };
   }
 
   /** Back to ACTIVE with the frozen set cleared: an admin's reactivate or a payment's. */
-  private activate(
+  private async activate(
+    trx: Db,
     ctx: Ctx,
     row: CustomerRow,
     operation: 'reactivate' | 'payment_reactivate',
     details: Record<string, unknown> = {},
   ): Promise<CustomerRow> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('frozen_versions')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('customer_id', '=', row.id)
-        .execute();
-      return this.setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
-    });
+    await trx
+      .deleteFrom('frozen_versions')
+      .where('tenant_id', '=', ctx.tenantId)
+      .where('customer_id', '=', row.id)
+      .execute();
+    return this.setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
   }
 
   async freeze(ctx: Ctx, id: string, input: FreezeInput): Promise<CustomerRow> {
