@@ -286,19 +286,21 @@ describe('GraphQL packages, collections and statistics', () => {
     expect(conn.edges.every((e) => e.node.action === 'customer.create')).toBe(true);
 
     const later = await gql(
-      `{ vulnerabilities { id } proxyStatus { enabled } hostAppStatus { configured appId appSlug } hostAppInstallations { id } oauthConnections { id } }`,
+      `{ vulnerabilities { id } proxyStatus { enabled } hostAppStatus { configured appId appSlug } oauthConnections { id } }`,
     );
     expect(later).toMatchObject({
       data: {
         vulnerabilities: [],
         proxyStatus: { enabled: false },
         hostAppStatus: { configured: false, appId: null, appSlug: null },
-        hostAppInstallations: [],
         oauthConnections: [],
       },
     });
+    // The GitHub App is not configured here: the same rule as REST (403 FEATURE_NOT_AVAILABLE).
+    const installations = await gql(`{ hostAppInstallations { id } }`);
+    expect(codes(installations)).toEqual(['FEATURE_NOT_AVAILABLE']);
     const remove = await gql(`mutation { removeHostAppInstallation(id: "1") }`);
-    expect(codes(remove)).toEqual(['NOT_FOUND']);
+    expect(codes(remove)).toEqual(['FEATURE_NOT_AVAILABLE']);
   });
 });
 

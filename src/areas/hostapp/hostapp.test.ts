@@ -76,9 +76,9 @@ const claim = (installationId: number | string) =>
   post('/api/v1/hostapp/installations/claim', { installation_id: installationId });
 
 let delivery = 0;
-function webhook(event: string, payload: unknown) {
+function webhook(event: string, payload: unknown, app: TestApp = t) {
   const body = JSON.stringify(payload);
-  return t.app.inject({
+  return app.app.inject({
     method: 'POST',
     url: '/api/webhooks/hostapp',
     payload: body,
@@ -147,6 +147,28 @@ describe('GitHub App: not configured', () => {
         });
         expect(res.statusCode, url).toBe(403);
         expect(res.json(), url).toMatchObject({ code: 'FEATURE_NOT_AVAILABLE' });
+      }
+      // GraphQL asks the same service methods: the same rule, the same answer.
+      const graphql = async (query: string) =>
+        (
+          await bare.app.inject({
+            method: 'POST',
+            url: '/graphql',
+            headers: bare.admin,
+            payload: { query },
+          })
+        ).json() as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+      const status2 = await graphql('{ hostAppStatus { configured } }');
+      expect(status2).toEqual({ data: { hostAppStatus: { configured: false } } });
+      for (const query of [
+        '{ hostAppInstallations { id } }',
+        'mutation { removeHostAppInstallation(id: "x") }',
+      ]) {
+        const res = await graphql(query);
+        expect(
+          res.errors?.map((e) => e.extensions?.code),
+          query,
+        ).toEqual(['FEATURE_NOT_AVAILABLE']);
       }
     } finally {
       await bare.close();
@@ -284,17 +306,39 @@ describe('GitHub App: configured', () => {
     try {
       const res = await get(`/api/v1/hostapp/installations/${installationId}/repositories`);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data).toEqual([
-        {
-          full_name: 'acme/broken',
-          clone_url: `${api.host.url}/acme/broken.git`,
-          private: true,
-          default_branch: 'main',
-          package: null,
-        },
-        expect.objectContaining({ full_name: 'acme/docs', package: null }),
-        expect.objectContaining({ full_name: 'acme/lib', package: null }),
-      ]);
+      expect(res.json()).toEqual({
+        data: [
+          {
+            full_name: 'acme/broken',
+            clone_url: `${api.host.url}/acme/broken.git`,
+            private: true,
+            default_branch: 'main',
+            package: null,
+          },
+          expect.objectContaining({ full_name: 'acme/docs', package: null }),
+          expect.objectContaining({ full_name: 'acme/lib', package: null }),
+        ],
+        pagination: { page: 1, per_page: 25, total: 3, total_pages: 1 },
+      });
+      // The list envelope of every list: page and per_page.
+      const second = await get(
+        `/api/v1/hostapp/installations/${installationId}/repositories?page=2&per_page=2`,
+      );
+      expect(second.json()).toEqual({
+        data: [expect.objectContaining({ full_name: 'acme/lib' })],
+        pagination: { page: 2, per_page: 2, total: 3, total_pages: 2 },
+      });
+      const beyond = await get(
+        `/api/v1/hostapp/installations/${installationId}/repositories?page=9&per_page=2`,
+      );
+      expect(beyond.json()).toEqual({
+        data: [],
+        pagination: { page: 9, per_page: 2, total: 3, total_pages: 2 },
+      });
+      const bad = await get(
+        `/api/v1/hostapp/installations/${installationId}/repositories?per_page=101`,
+      );
+      expect(bad.statusCode).toBe(400);
     } finally {
       api.maxPerPage = 100;
     }
@@ -385,7 +429,13 @@ describe('GitHub App: configured', () => {
 });
 
 describe('GitHub App webhooks', () => {
-  it('records a new installation unclaimed, and follows its repositories', async () => {
+  it('answers ping with pong, as the github route does', async () => {
+    const ping = await webhook('ping', { zen: 'Keep it logically awesome.', hook_id: 1 });
+    expect(ping.statusCode).toBe(200);
+    expect(ping.json()).toMatchObject({ event: 'ping', status: 'processed', message: 'pong' });
+  });
+
+  it('records a new installation claimed at once (one registry), and follows its repositories', async () => {
     api.addInstallation({
       id: 90,
       account: { login: 'gamma', type: 'Organization' },
@@ -400,8 +450,32 @@ describe('GitHub App webhooks', () => {
     });
     expect(created.statusCode).toBe(200);
     expect(created.json()).toMatchObject({ event: 'installation', status: 'processed' });
-    // Unclaimed: not this registry's yet.
-    expect((await get('/api/v1/hostapp/installations/by-host-id/90')).statusCode).toBe(404);
+    // No tenants on this server: the installation is the registry's at once, and listed.
+    const listed = await get('/api/v1/hostapp/installations?per_page=100');
+    const gamma = listed
+      .json()
+      .data.find((i: { host_installation_id: number }) => i.host_installation_id === 90);
+    expect(gamma).toMatchObject({
+      account_login: 'gamma',
+      status: 'active',
+      repositories_count: 1,
+      claimed_at: expect.any(String),
+    });
+    expect((await get('/api/v1/hostapp/installations/by-host-id/90')).json()).toMatchObject({
+      id: gamma.id,
+    });
+    const gql90 = await gql('{ hostAppInstallations { id accountLogin } }');
+    expect(gql90.data!.hostAppInstallations).toContainEqual({
+      id: gamma.id,
+      accountLogin: 'gamma',
+    });
+    const audit = (await get('/api/v1/audit?action=hostapp.claim&per_page=100')).json().data;
+    expect(audit.filter((a: { target: { id: string } }) => a.target.id === gamma.id)).toEqual([
+      expect.objectContaining({
+        action: 'hostapp.claim',
+        actor: expect.objectContaining({ kind: 'webhook', id: 'hostapp' }),
+      }),
+    ]);
 
     const added = await webhook('installation_repositories', {
       action: 'added',
@@ -462,16 +536,53 @@ describe('GitHub App webhooks', () => {
       .selectAll()
       .where('host_installation_id', '=', '90')
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ tenant_id: null, account_login: 'gamma', status: 'active' });
+    expect(row).toMatchObject({ tenant_id: 'default', account_login: 'gamma', status: 'active' });
     expect(JSON.parse(row.repositories)).toEqual(['gamma/two']);
 
-    // Claiming the installation the webhook recorded attaches that row.
+    // Claiming it anyway: it is ours already (200), and the claim is not audited twice.
     const claimed = await claim(90);
-    expect(claimed.statusCode).toBe(201);
+    expect(claimed.statusCode).toBe(200);
     expect(claimed.json()).toMatchObject({ id: row.id, account_login: 'gamma' });
+    const claims = (await get('/api/v1/audit?action=hostapp.claim&per_page=100')).json().data;
+    expect(claims.filter((a: { target: { id: string } }) => a.target.id === row.id)).toHaveLength(
+      1,
+    );
 
     const ignored = await webhook('star', { action: 'created' });
     expect(ignored.json()).toMatchObject({ status: 'ignored' });
+  });
+
+  it('first sight by several deliveries at once: one row, claimed once, no repository lost', async () => {
+    const installation = {
+      id: 91,
+      account: { login: 'epsilon', type: 'Organization' },
+      repository_selection: 'selected',
+    };
+    const names = Array.from({ length: 6 }, (_, i) => `e${i}`);
+    const together = await Promise.all(
+      names.map((name, i) =>
+        webhook('installation_repositories', {
+          action: 'added',
+          installation,
+          repository_selection: 'selected',
+          repositories_added: [{ id: 100 + i, name, full_name: `epsilon/${name}`, private: true }],
+          repositories_removed: [],
+        }),
+      ),
+    );
+    expect(together.map((r) => r.json().status)).toEqual(names.map(() => 'processed'));
+    const rows = await t.runtime.services.deps.db
+      .selectFrom('hostapp_installations')
+      .selectAll()
+      .where('host_installation_id', '=', '91')
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ tenant_id: 'default', account_login: 'epsilon' });
+    expect(JSON.parse(rows[0]!.repositories).sort()).toEqual(names.map((n) => `epsilon/${n}`));
+    const claims = (await get('/api/v1/audit?action=hostapp.claim&per_page=100')).json().data;
+    expect(
+      claims.filter((a: { target: { id: string } }) => a.target.id === rows[0]!.id),
+    ).toHaveLength(1);
   });
 
   it('suspends and unsuspends; a deleted installation stops lending its token', async () => {
@@ -497,5 +608,61 @@ describe('GitHub App webhooks', () => {
     );
     expect(pkg.sync_status).toBe('failed');
     expect(api.gitRequestsWithToken('acme/lib')).toHaveLength(before);
+  });
+});
+
+describe('GitHub App webhooks in the Cloud edition', () => {
+  it('records a new installation unclaimed: listed only once a registry claims it', async () => {
+    const key = generateAppKey();
+    const cloudApi = await FakeGitHubApi.start({ appId: APP_ID, publicKey: key.publicKey });
+    const cloud = await createTestApp({
+      ...cloudApi.env,
+      EDITION: 'cloud',
+      GITHUB_APP_ID: APP_ID,
+      GITHUB_APP_PRIVATE_KEY: key.privateKey,
+      GITHUB_APP_SLUG: SLUG,
+      HOSTAPP_WEBHOOK_SECRET: SECRET,
+    });
+    try {
+      cloudApi.addInstallation({
+        id: 95,
+        account: { login: 'delta', type: 'Organization' },
+        repository_selection: 'all',
+        repositories: [],
+      });
+      const installation = cloudApi.installationJson(cloudApi.installations.get(95)!);
+      const created = await webhook('installation', { action: 'created', installation }, cloud);
+      expect(created.json()).toMatchObject({ event: 'installation', status: 'processed' });
+      const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+        cloud.app.inject({ method, url, headers: cloud.admin, payload });
+      const list = await call('GET', '/api/v1/hostapp/installations');
+      expect(list.json()).toMatchObject({ data: [], pagination: { total: 0 } });
+      expect((await call('GET', '/api/v1/hostapp/installations/by-host-id/95')).statusCode).toBe(
+        404,
+      );
+      const row = await cloud.runtime.services.deps.db
+        .selectFrom('hostapp_installations')
+        .selectAll()
+        .where('host_installation_id', '=', '95')
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ tenant_id: null, claimed_at: null, account_login: 'delta' });
+
+      const claimed = await call('POST', '/api/v1/hostapp/installations/claim', {
+        installation_id: 95,
+      });
+      expect(claimed.statusCode, claimed.body).toBe(201);
+      expect(claimed.json()).toMatchObject({ id: row.id, account_login: 'delta' });
+      expect((await call('GET', '/api/v1/hostapp/installations')).json()).toMatchObject({
+        data: [{ id: row.id }],
+        pagination: { total: 1 },
+      });
+      const audit = (await call('GET', '/api/v1/audit?action=hostapp.claim')).json().data;
+      expect(audit).toEqual([
+        expect.objectContaining({ actor: expect.objectContaining({ kind: 'root' }) }),
+      ]);
+    } finally {
+      await cloud.close();
+      await cloudApi.host.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
+import type { Ctx } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db, Dialect } from '../../infra/db/connection.js';
+import { recordAudit } from '../audit/record.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import * as store from './store.js';
 import type { InstallationRow } from './store.js';
@@ -8,13 +10,18 @@ import { isUniqueViolation } from '../../infra/db/errors.js';
 
 /**
  * An installation or installation_repositories event: keeps the installation list current.
- * Rows arrive unclaimed (tenant_id null) until a registry claims them.
+ *
+ * `claimant` is the registry that claims an installation as it arrives: on a server with one
+ * registry (every edition but Cloud) there is nobody else it could belong to, so a row the
+ * webhook records is claimed at once, audited as `hostapp.claim` by the webhook. In Cloud it is
+ * null and rows arrive unclaimed (tenant_id null) until a registry claims them.
  */
 export async function applyInstallationEvent(
   db: Db,
   dialect: Dialect,
   event: string,
   payload: unknown,
+  claimant: Ctx | null = null,
 ): Promise<WebhookResult> {
   const body = (payload ?? {}) as Record<string, unknown>;
   const action = typeof body.action === 'string' ? body.action : '';
@@ -47,7 +54,11 @@ export async function applyInstallationEvent(
       ...(listed && action === 'created' ? { repositories: JSON.stringify(listed) } : {}),
       updated_at: now,
     };
-    await upsert(db, existing, hostId, patch, now);
+    // `created` announces a new installation: claim it even if an earlier delivery (out of
+    // order) recorded it. Other actions never claim a row that is there unclaimed: it was
+    // detached by an admin, or recorded before this server claimed on arrival.
+    const claimExisting = action === 'created' ? claimant : null;
+    await upsert(db, existing, hostId, patch, now, claimant, claimExisting);
     return {
       status: 'processed',
       message: `installation ${hostId} (${installation.login}) ${action}`,
@@ -77,14 +88,15 @@ export async function applyInstallationEvent(
     ),
     updated_at: now,
   });
-  if (existing) {
+  // A first sight of the installation inserts it; when a concurrent delivery inserted it first
+  // (unique violation), merge into that row like any other.
+  const inserted = !existing && (await tryInsert(db, hostId, patchFor([]), now, claimant));
+  if (!inserted) {
     // Read, merge and write under a row lock: two deliveries at once must not lose a repository.
     await db.transaction().execute(async (trx) => {
       const locked = await store.findByHostId(trx, hostId, dialect === 'postgres');
       await store.updateByHostId(trx, hostId, patchFor(locked ? store.repositoriesOf(locked) : []));
     });
-  } else {
-    await upsert(db, existing, hostId, patchFor([]), now);
   }
   return {
     status: 'processed',
@@ -92,36 +104,110 @@ export async function applyInstallationEvent(
   };
 }
 
+/**
+ * Applies `patch` to the installation, inserting it when it is new (claimed by `claimant`, if
+ * any). An unclaimed existing row is claimed by `claimExisting`, if any.
+ */
 async function upsert(
   db: Db,
   existing: InstallationRow | undefined,
   hostId: string,
   patch: store.InstallationPatch,
   now: string,
+  claimant: Ctx | null,
+  claimExisting: Ctx | null,
 ): Promise<void> {
-  if (existing) {
-    await store.updateByHostId(db, hostId, patch);
+  let row = existing;
+  if (!row) {
+    if (await tryInsert(db, hostId, patch, now, claimant)) return;
+    // A concurrent delivery (or claim) inserted it first: apply the change to that row.
+    row = await store.findByHostId(db, hostId);
+  }
+  if (row && row.tenant_id === null && claimExisting && patch.status !== 'deleted') {
+    await claimUnclaimed(db, row, hostId, patch, now, claimExisting);
     return;
   }
+  await store.updateByHostId(db, hostId, patch);
+}
+
+/**
+ * Inserts a new installation, claimed by `claimant` (with its audit entry, in one transaction)
+ * unless it is null or the installation is deleted. False when the row exists already (unique
+ * violation: a concurrent delivery or claim inserted it first); nothing was written then.
+ */
+async function tryInsert(
+  db: Db,
+  hostId: string,
+  patch: store.InstallationPatch,
+  now: string,
+  claimant: Ctx | null,
+): Promise<boolean> {
+  const status = patch.status ?? 'active';
+  const owner = status === 'deleted' ? null : claimant;
+  const row: InstallationRow = {
+    id: newId(),
+    tenant_id: owner?.tenantId ?? null,
+    host_installation_id: hostId,
+    account_login: patch.account_login ?? '',
+    account_type: patch.account_type ?? 'Organization',
+    repository_selection: patch.repository_selection ?? 'selected',
+    status,
+    repositories: patch.repositories ?? '[]',
+    created_at: now,
+    updated_at: now,
+    claimed_at: owner ? now : null,
+  };
   try {
-    await store.insertInstallation(db, {
-      id: newId(),
-      tenant_id: null,
-      host_installation_id: hostId,
-      account_login: patch.account_login ?? '',
-      account_type: patch.account_type ?? 'Organization',
-      repository_selection: patch.repository_selection ?? 'selected',
-      status: patch.status ?? 'active',
-      repositories: patch.repositories ?? '[]',
-      created_at: now,
-      updated_at: now,
-      claimed_at: null,
+    if (!owner) {
+      await store.insertInstallation(db, row);
+      return true;
+    }
+    // The insert and its audit entry commit together; a unique violation rolls both back (and
+    // on PostgreSQL the failed transaction is over before the caller touches the row again).
+    await db.transaction().execute(async (trx) => {
+      await store.insertInstallation(trx, row);
+      await recordAudit(trx, owner, claimEntry(row));
     });
+    return true;
   } catch (err) {
-    // A concurrent delivery (or claim) inserted it first: apply the change to that row.
     if (!isUniqueViolation(err)) throw err;
-    await store.updateByHostId(db, hostId, patch);
+    return false;
   }
+}
+
+/** Claims an unclaimed row for `owner`; when someone claimed it meanwhile, only updates it. */
+async function claimUnclaimed(
+  db: Db,
+  row: InstallationRow,
+  hostId: string,
+  patch: store.InstallationPatch,
+  now: string,
+  owner: Ctx,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // claimRow only takes a row that is still unclaimed (tenant_id null): atomic on both dialects.
+    const claimed = await store.claimRow(trx, row.id, owner.tenantId, {
+      ...patch,
+      claimed_at: now,
+    });
+    if (claimed === 0) {
+      await store.updateByHostId(trx, hostId, patch);
+      return;
+    }
+    await recordAudit(trx, owner, claimEntry({ ...row, ...patch }));
+  });
+}
+
+function claimEntry(row: InstallationRow) {
+  return {
+    action: 'hostapp.claim',
+    target: { type: 'hostapp_installation', id: row.id },
+    summary: {
+      host_installation_id: row.host_installation_id,
+      account_login: row.account_login,
+      repository_selection: row.repository_selection,
+    },
+  };
 }
 
 function installationOf(

@@ -6,7 +6,7 @@ import {
   HostAppStatusSchema,
   InstallUrlSchema,
   InstallationSchema,
-  RepositoryListSchema,
+  RepositorySchema,
 } from './schema.js';
 import { TaskSchema } from '../tasks/schema.js';
 import { presentTask } from '../tasks/presenter.js';
@@ -40,7 +40,6 @@ export async function hostAppRoutes(app: App): Promise<void> {
       },
     },
     async (req) => {
-      hostApp.assertConfigured();
       const { page, perPage, offset } = paging(req.query);
       const { rows, total } = await hostApp.list(req, { offset, limit: perPage });
       return pageOf(rows.map(presentInstallation), total, page, perPage);
@@ -66,7 +65,6 @@ export async function hostAppRoutes(app: App): Promise<void> {
     '/hostapp/installations/by-host-id/:id',
     { schema: { tags, params: IdParams, response: { 200: InstallationSchema, ...errors } } },
     async (req) => {
-      hostApp.assertConfigured();
       return presentInstallation(await hostApp.getByHostId(req, req.params.id));
     },
   );
@@ -75,17 +73,28 @@ export async function hostAppRoutes(app: App): Promise<void> {
     '/hostapp/installations/:id',
     { schema: { tags, params: IdParams, response: { 200: InstallationSchema, ...errors } } },
     async (req) => {
-      hostApp.assertConfigured();
       return presentInstallation(await hostApp.get(req, req.params.id));
     },
   );
 
   app.get(
     '/hostapp/installations/:id/repositories',
-    { schema: { tags, params: IdParams, response: { 200: RepositoryListSchema, ...errors } } },
-    async (req) => ({
-      data: (await hostApp.repositories(req, req.params.id)).map(presentRepository),
-    }),
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: ListOf(RepositorySchema), ...errors },
+      },
+    },
+    async (req) => {
+      const { page, perPage, offset } = paging(req.query);
+      const { rows, total } = await hostApp.repositories(req, req.params.id, {
+        offset,
+        limit: perPage,
+      });
+      return pageOf(rows.map(presentRepository), total, page, perPage);
+    },
   );
 
   app.post(

@@ -47,5 +47,3 @@ export const RepositorySchema = Type.Object({
   package: Nullable(Type.String()),
 });
 export type RepositoryDto = Static<typeof RepositorySchema>;
-
-export const RepositoryListSchema = Type.Object({ data: Type.Array(RepositorySchema) });

@@ -17,6 +17,9 @@ import type { TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import type { Packages, SyncResult } from './repository-import.js';
 import type { InstallationRow } from './store.js';
+import type { PageWindow } from '../../infra/db/page.js';
+import { hasFeature } from '../../editions.js';
+import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 
 export type { InstallationRow } from './store.js';
 
@@ -40,7 +43,8 @@ export const HOSTAPP_SYNC_TASK = 'hostapp.sync';
 
 /**
  * The GitHub App integration (issue 6): installations of the app give Packyard access to private
- * repositories. An installation arrives by webhook (unclaimed) or is claimed by id; a claimed,
+ * repositories. An installation arrives by webhook (claimed at once by the one registry of a
+ * server without tenants, unclaimed in Cloud) or is claimed by id; a claimed,
  * active installation lends an installation token for the repositories it covers, and `sync`
  * adds a package for each of its repositories whose default branch has a composer.json.
  */
@@ -73,9 +77,16 @@ export class HostAppService implements CredentialSource {
     };
   }
 
-  /** FEATURE_NOT_AVAILABLE unless the app is configured (the admin REST routes but status). */
-  assertConfigured(): void {
-    this.api();
+  /**
+   * FEATURE_NOT_AVAILABLE unless the app is configured: every method reading or changing
+   * installations asks (REST and GraphQL alike); only `status` works unconfigured.
+   */
+  private assertConfigured(): void {
+    if (!this.configured) {
+      throw featureNotAvailable(
+        'The GitHub App is not configured on this server (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY, GITHUB_APP_SLUG)',
+      );
+    }
   }
 
   /** Where an organisation owner installs the app on GitHub. */
@@ -90,11 +101,7 @@ export class HostAppService implements CredentialSource {
 
   /** The one API client of the process (its token cache lives as long as the process). */
   private api(): GitHubAppClient {
-    if (!this.configured) {
-      throw featureNotAvailable(
-        'The GitHub App is not configured on this server (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY, GITHUB_APP_SLUG)',
-      );
-    }
+    this.assertConfigured();
     if (!this.client) {
       const app = this.deps.config.githubApp;
       this.client = new GitHubAppClient({
@@ -107,12 +114,14 @@ export class HostAppService implements CredentialSource {
     return this.client;
   }
 
-  async list(ctx: Ctx, page?: { offset: number; limit: number }) {
+  async list(ctx: Ctx, page?: PageWindow) {
+    this.assertConfigured();
     return store.listClaimed(this.db, ctx.tenantId, page);
   }
 
   /** One installation claimed by this tenant, by our id. */
   async get(ctx: Ctx, id: string): Promise<InstallationRow> {
+    this.assertConfigured();
     const row = await store.findClaimed(this.db, ctx.tenantId, id);
     if (!row) throw notFound('Installation');
     return row;
@@ -120,6 +129,7 @@ export class HostAppService implements CredentialSource {
 
   /** One installation claimed by this tenant, by GitHub's installation id. */
   async getByHostId(ctx: Ctx, hostInstallationId: string): Promise<InstallationRow> {
+    this.assertConfigured();
     const row = await store.findByHostId(this.db, canonicalHostId(hostInstallationId));
     if (!row || row.tenant_id !== ctx.tenantId) throw notFound('Installation');
     return row;
@@ -159,6 +169,31 @@ export class HostAppService implements CredentialSource {
       return { row: await this.get(ctx, existing.id), created: false };
     }
     const id = existing?.id ?? newId();
+    try {
+      await this.claimInTransaction(ctx, id, hostId, existing, patch, now);
+    } catch (err) {
+      // Another claim, or (outside Cloud) the installation webhook claiming on arrival, got
+      // there first: when that was for this tenant the installation is ours, as a re-claim.
+      if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
+      const current = await store.findByHostId(this.db, hostId);
+      if (current?.tenant_id !== ctx.tenantId) throw err;
+      await store.updateByHostId(this.db, hostId, patch);
+      return { row: await this.get(ctx, current.id), created: false };
+    }
+    return { row: await this.get(ctx, id), created: true };
+  }
+
+  /** Inserts (when new) and claims the installation with its audit entry; CONFLICT if taken. */
+  private async claimInTransaction(
+    ctx: Ctx,
+    id: string,
+    hostId: string,
+    existing: InstallationRow | undefined,
+    patch: store.InstallationPatch,
+    now: string,
+  ): Promise<void> {
+    const status = patch.status ?? 'active';
+    const meanwhile = () => conflict(`Installation ${hostId} was claimed meanwhile`);
     await this.db.transaction().execute(async (trx) => {
       if (!existing) {
         try {
@@ -176,13 +211,12 @@ export class HostAppService implements CredentialSource {
             claimed_at: null,
           });
         } catch (err) {
-          if (isUniqueViolation(err))
-            throw conflict(`Installation ${hostId} was claimed meanwhile`);
+          if (isUniqueViolation(err)) throw meanwhile();
           throw err;
         }
       }
       const claimed = await store.claimRow(trx, id, ctx.tenantId, { ...patch, claimed_at: now });
-      if (claimed === 0) throw conflict(`Installation ${hostId} was claimed meanwhile`);
+      if (claimed === 0) throw meanwhile();
       await recordAudit(trx, ctx, {
         action: 'hostapp.claim',
         target: { type: 'hostapp_installation', id },
@@ -193,7 +227,6 @@ export class HostAppService implements CredentialSource {
         },
       });
     });
-    return { row: await this.get(ctx, id), created: true };
   }
 
   /** Detaches the installation from this tenant; its packages stay (they lose its token). */
@@ -212,19 +245,30 @@ export class HostAppService implements CredentialSource {
     });
   }
 
-  /** The installation's repositories on GitHub, with the package using each (if any). */
-  async repositories(ctx: Ctx, id: string): Promise<RepositoryView[]> {
+  /**
+   * The installation's repositories on GitHub (all of them are read: GitHub's order is not ours,
+   * and the stored list is refreshed), with the package using each (if any): one page of them,
+   * in GitHub's order, and how many there are.
+   */
+  async repositories(
+    ctx: Ctx,
+    id: string,
+    page?: PageWindow,
+  ): Promise<{ rows: RepositoryView[]; total: number }> {
     const row = await this.activeInstallation(ctx, id);
     const repos = await this.api().repositories(row.host_installation_id);
     await this.rememberRepositories(row, repos);
+    const shown = page ? repos.slice(page.offset, page.offset + page.limit) : repos;
+    if (shown.length === 0) return { rows: [], total: repos.length };
     const byUrl = await this.packagesByRepository(ctx);
-    return repos.map((repo) => ({
+    const rows = shown.map((repo) => ({
       repo,
       package:
         byUrl.get(normalizeRepositoryUrl(repo.clone_url)) ??
         byUrl.get(normalizeRepositoryUrl(repo.html_url)) ??
         null,
     }));
+    return { rows, total: repos.length };
   }
 
   /**
@@ -308,13 +352,20 @@ export class HostAppService implements CredentialSource {
     return { owner: decodeURIComponent(match[1]), name: decodeURIComponent(match[2]) };
   }
 
-  /** installation / installation_repositories webhook events keep the installation list current. */
-  handleInstallationEvent(event: string, payload: unknown): Promise<WebhookResult> {
-    return applyInstallationEvent(this.db, this.deps.dialect, event, payload);
+  /**
+   * installation / installation_repositories webhook events keep the installation list current.
+   * Without the tenants feature (every edition but Cloud) the server has one registry, so an
+   * installation arriving by webhook is claimed by it at once, audited with the webhook (`ctx`)
+   * as actor; in Cloud it waits, unclaimed, for a registry to claim it.
+   */
+  handleInstallationEvent(ctx: Ctx, event: string, payload: unknown): Promise<WebhookResult> {
+    const claimant: Ctx | null = hasFeature(this.deps.config.edition, 'tenants')
+      ? null
+      : { ...ctx, tenantId: DEFAULT_TENANT_ID };
+    return applyInstallationEvent(this.db, this.deps.dialect, event, payload, claimant);
   }
 
   private async activeInstallation(ctx: Ctx, id: string): Promise<InstallationRow> {
-    this.api();
     const row = await this.get(ctx, id);
     if (row.status !== 'active') {
       throw conflict(`Installation ${row.host_installation_id} is ${row.status} on GitHub`);
