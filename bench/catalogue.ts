@@ -146,6 +146,7 @@ export async function seedCatalogue(opts: {
           name,
           description: `Package ${i} of the benchmark catalogue`,
           repository_url: `https://git.example.test/${name}.git`,
+          repository_key: `git.example.test/${name}`,
           type: 'git',
           latest_version: '2.0.0',
           default_branch: DEFAULT_BRANCH,

@@ -77,6 +77,7 @@ export async function insertPackageRow(t: TestApp, name: string): Promise<string
       name,
       description: null,
       repository_url: `https://git.test/${name}.git`,
+      repository_key: `git.test/${name}`,
       type: 'git',
       latest_version: null,
       default_branch: null,

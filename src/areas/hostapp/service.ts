@@ -5,7 +5,7 @@ import { newId } from '../../infra/crypto.js';
 import type { GitCredentials } from '../../infra/git/index.js';
 import type { CredentialSource } from '../sync/credentials.js';
 import { recordAudit } from '../audit/record.js';
-import { normalizeRepositoryUrl } from '../webhooks/repository-url.js';
+import { normalizeRepositoryUrl } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import { GitHubAppClient } from './github-api.js';
 import type { GitHubRepository } from './github-api.js';
@@ -383,15 +383,14 @@ export class HostAppService implements CredentialSource {
   private async packagesByRepository(ctx: Ctx): Promise<Map<string, string>> {
     const rows = await this.db
       .selectFrom('packages')
-      .select(['name', 'repository_url'])
+      .select(['name', 'repository_key'])
       .where('tenant_id', '=', ctx.tenantId)
       .where('type', '!=', 'artifact')
       .orderBy('name')
       .execute();
     const out = new Map<string, string>();
     for (const row of rows) {
-      const key = normalizeRepositoryUrl(row.repository_url);
-      if (!out.has(key)) out.set(key, row.name);
+      if (!out.has(row.repository_key)) out.set(row.repository_key, row.name);
     }
     return out;
   }

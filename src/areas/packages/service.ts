@@ -14,6 +14,7 @@ import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
+import { normalizeRepositoryUrl } from '../../infra/git/repository-url.js';
 
 export const SYNC_TASK = 'package.sync';
 
@@ -83,6 +84,7 @@ export class PackageService {
       name: input.name,
       description: null,
       repository_url: url,
+      repository_key: normalizeRepositoryUrl(url),
       type,
       latest_version: null,
       default_branch: null,

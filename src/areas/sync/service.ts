@@ -242,7 +242,9 @@ export class SyncService {
             sync_error: null,
             sync_skipped: JSON.stringify(t.skipped),
             abandoned: t.candidates.some((c) => c.defaultBranch && c.composer.abandoned) ? 1 : 0,
-            ...(t === root ? {} : { repository_url: pkg.repository_url }),
+            ...(t === root
+              ? {}
+              : { repository_url: pkg.repository_url, repository_key: pkg.repository_key }),
             updated_at: now,
           })
           .where('id', '=', t.pkg.id)
@@ -439,6 +441,7 @@ function newChildRow(parent: PackageRow, name: string, now: string): PackageRow 
     name,
     description: null,
     repository_url: parent.repository_url,
+    repository_key: parent.repository_key,
     type: 'git',
     latest_version: null,
     default_branch: null,

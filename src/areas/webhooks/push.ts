@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { monorepoParentOf } from '../sync/service.js';
-import { normalizeRepositoryUrl, normalizedCandidates } from './repository-url.js';
+import { normalizedCandidates } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from './types.js';
 
 /** The packages of the tenant whose repository is one of `urls` (normalised, any URL form). */
@@ -11,19 +11,16 @@ export async function packagesForRepository(
   ctx: Ctx,
   urls: readonly unknown[],
 ): Promise<{ id: string; name: string }[]> {
-  const wanted = new Set(normalizedCandidates(urls));
-  if (wanted.size === 0) return [];
-  // Every git package of the tenant: URL forms differ too much for SQL to narrow them down.
-  const rows = await services.deps.db
+  const wanted = normalizedCandidates(urls);
+  if (wanted.length === 0) return [];
+  return services.deps.db
     .selectFrom('packages')
-    .select(['id', 'name', 'repository_url'])
+    .select(['id', 'name'])
     .where('tenant_id', '=', ctx.tenantId)
+    .where('repository_key', 'in', wanted)
     .where('type', '!=', 'artifact')
     .orderBy('name')
     .execute();
-  return rows
-    .filter((row) => wanted.has(normalizeRepositoryUrl(row.repository_url)))
-    .map(({ id, name }) => ({ id, name }));
 }
 
 /**

@@ -13,6 +13,7 @@ import * as monorepos from './migrations/2026-11-22-04-monorepos.js';
 import * as integrations from './migrations/2026-11-22-05-integrations.js';
 import * as paymentEventOrder from './migrations/2026-11-22-06-payment-event-order.js';
 import * as oneRunningTask from './migrations/2026-11-22-07-one-running-task-per-key.js';
+import * as packageRepositoryKey from './migrations/2026-11-22-08-package-repository-key.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-05-integrations': integrations,
   '2026-11-22-06-payment-event-order': paymentEventOrder,
   '2026-11-22-07-one-running-task-per-key': oneRunningTask,
+  '2026-11-22-08-package-repository-key': packageRepositoryKey,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -107,15 +109,24 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-/** Brings the schema up to date; safe to run on every start and from several nodes. */
-export async function migrate(db: Db, schema: string | null = null): Promise<string[]> {
+/**
+ * Brings the schema up to date (or up to the migration named `target`, for tests of a
+ * migration); safe to run on every start and from several nodes.
+ */
+export async function migrate(
+  db: Db,
+  schema: string | null = null,
+  target?: string,
+): Promise<string[]> {
   // Kysely looks for its lock table in any schema unless told which one is ours.
   const migrator = new Migrator({
     db,
     provider: new StaticMigrationProvider(),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (target
+    ? migrator.migrateTo(target)
+    : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

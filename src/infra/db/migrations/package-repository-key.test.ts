@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../config.js';
+import { migrate, openDatabase } from '../connection.js';
+import type { DbHandle } from '../connection.js';
+import { TEST_DATABASE, TEST_DATABASE_URL } from '../../../../test/helpers.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-migration-'));
+const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  ADMIN_TOKEN: 'migration-test-admin-token-0123456789',
+  ...(TEST_DATABASE === 'postgres'
+    ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
+    : {}),
+});
+let handle: DbHandle;
+
+beforeAll(async () => {
+  handle = await openDatabase(config);
+});
+afterAll(async () => {
+  if (TEST_DATABASE === 'postgres') {
+    await handle.db.schema.dropSchema(schema).ifExists().cascade().execute();
+  }
+  await handle.db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('migration 08: packages.repository_key', () => {
+  it('fills the key of packages that existed before it, whatever the URL form', async () => {
+    await migrate(handle.db, config.databaseSchema, '2026-11-22-07-one-running-task-per-key');
+    const now = new Date().toISOString();
+    const urls = {
+      'acme/https': 'https://GitHub.com/Acme/Lib.git',
+      'acme/scp': 'git@gitlab.com:acme/tools.git/',
+      'acme/ssh': 'ssh://git@bitbucket.org:22/acme/thing',
+      'acme/artifact': '',
+    };
+    // The table as migration 07 left it (no repository_key yet).
+    const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    await db
+      .insertInto('packages')
+      .values(
+        Object.entries(urls).map(([name, url], i) => ({
+          id: `p${i}`,
+          tenant_id: 'default',
+          name,
+          repository_url: url,
+          type: url === '' ? 'artifact' : 'git',
+          sync_status: 'ok',
+          sync_skipped: '[]',
+          abandoned: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+
+    expect(await migrate(handle.db, config.databaseSchema)).toEqual([
+      '2026-11-22-08-package-repository-key',
+    ]);
+    const rows = await handle.db
+      .selectFrom('packages')
+      .select(['name', 'repository_key'])
+      .orderBy('name')
+      .execute();
+    expect(Object.fromEntries(rows.map((r) => [r.name, r.repository_key]))).toEqual({
+      'acme/artifact': '',
+      'acme/https': 'github.com/acme/lib',
+      'acme/scp': 'gitlab.com/acme/tools',
+      'acme/ssh': 'bitbucket.org/acme/thing',
+    });
+  });
+});
