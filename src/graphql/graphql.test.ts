@@ -238,6 +238,23 @@ describe('GraphQL packages, collections and statistics', () => {
     expect(synced.errors).toBeUndefined();
     const deleted = await gql(`mutation { deletePackage(name: "acme/gadget") }`);
     expect(deleted.data!.deletePackage).toBe(true);
+
+    // The multi-tenant form of the same mutation.
+    const created = await gql(
+      `mutation($url: String!) { createPackage(input: { name: "acme/gizmo", repositoryUrl: $url, repositoryType: GIT }) { id name } }`,
+      { url: other.url },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createPackage).toMatchObject({
+      id: expect.any(String),
+      name: 'acme/gizmo',
+    });
+    const again = await gql(
+      `mutation($url: String!) { createPackage(input: { name: "acme/gizmo", repositoryUrl: $url }) { id } }`,
+      { url: other.url },
+    );
+    expect(codes(again)).toEqual(['CONFLICT']);
+    expect((await gql(`mutation { deletePackage(name: "acme/gizmo") }`)).errors).toBeUndefined();
   }, 60_000);
 
   it('manages collections', async () => {

@@ -244,6 +244,28 @@ type Args = Record<string, unknown>;
 type Resolver<A = Args> = (parent: unknown, args: A, context: Context) => unknown;
 
 /** A mutation: runs the service call, then moves the tenant's cache generation like REST writes. */
+interface PackageInput {
+  name: string;
+  repositoryUrl?: string | null;
+  repositoryType?: string | null;
+  monorepoPaths?: string[] | null;
+}
+
+/** addPackage and its multi-tenant name createPackage: the REST body's rules, then the service. */
+async function addPackage(input: PackageInput, ctx: Ctx, s: Services) {
+  const body = validateInput(
+    AddPackageBody,
+    compact({
+      name: input.name,
+      repository_url: input.repositoryUrl ?? undefined,
+      type: lower(input.repositoryType) as AddPackageInput['type'],
+      monorepo: input.monorepoPaths ? { paths: input.monorepoPaths } : undefined,
+    }),
+  );
+  const { row } = await s.packages.add(ctx, body);
+  return packageOf(row);
+}
+
 function mutation<A>(fn: (args: A, ctx: Ctx, services: Services) => Promise<unknown>): Resolver<A> {
   return async (_parent, args, context) => {
     const ctx = need(context);
@@ -493,26 +515,10 @@ export const resolvers = {
         return customerOf(await s.customers.get(ctx, customerId));
       },
     ),
-    addPackage: mutation<{
-      input: {
-        name: string;
-        repositoryUrl?: string | null;
-        repositoryType?: string | null;
-        monorepoPaths?: string[] | null;
-      };
-    }>(async ({ input }, ctx, s) => {
-      const body = validateInput(
-        AddPackageBody,
-        compact({
-          name: input.name,
-          repository_url: input.repositoryUrl ?? undefined,
-          type: lower(input.repositoryType) as AddPackageInput['type'],
-          monorepo: input.monorepoPaths ? { paths: input.monorepoPaths } : undefined,
-        }),
-      );
-      const { row } = await s.packages.add(ctx, body);
-      return packageOf(row);
-    }),
+    addPackage: mutation<{ input: PackageInput }>(({ input }, ctx, s) => addPackage(input, ctx, s)),
+    createPackage: mutation<{ input: PackageInput }>(({ input }, ctx, s) =>
+      addPackage(input, ctx, s),
+    ),
     syncPackage: mutation<{ name: string }>(async ({ name }, ctx, s) => {
       await s.packages.requestSync(ctx, name);
       return packageOf(await s.packages.get(ctx, name));

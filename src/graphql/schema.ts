@@ -307,6 +307,14 @@ export const typeDefs = /* GraphQL */ `
     monorepoPaths: [String!]
   }
 
+  "The multi-tenant name of AddPackageInput: the same fields."
+  input CreatePackageInput {
+    name: String!
+    repositoryUrl: String
+    repositoryType: GitProviderType
+    monorepoPaths: [String!]
+  }
+
   input CreateCollectionInput {
     name: String!
     slug: String!
@@ -368,6 +376,8 @@ export const typeDefs = /* GraphQL */ `
     grantPackageAccess(customerId: ID!, packages: [PackageAccessInput!]!): Customer!
     revokePackageAccess(customerId: ID!, packageName: String!): Customer!
     addPackage(input: AddPackageInput!): Package!
+    "The same as addPackage, under the name the multi-tenant (Cloud) API uses."
+    createPackage(input: CreatePackageInput!): Package!
     syncPackage(name: String!): Package!
     deletePackage(name: String!): Boolean!
     createCollection(input: CreateCollectionInput!): Collection!
