@@ -28,9 +28,12 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
+/** VALIDATION_ERROR always carries `details` (decisions.md 3): the whole body when no field is named. */
 function body(code: ErrorCode, message: string, details?: FieldError[]): ErrorBody {
-  return details
-    ? { error: code.toLowerCase(), code, message, details }
+  const fields =
+    details ?? (code === 'VALIDATION_ERROR' ? [{ field: 'body', message }] : undefined);
+  return fields
+    ? { error: code.toLowerCase(), code, message, details: fields }
     : { error: code.toLowerCase(), code, message };
 }
 

@@ -45,14 +45,17 @@ afterAll(async () => {
 describe('the GitHub App end to end', () => {
   it('clones a private repository with the installation token; Composer installs it', async () => {
     const call = adminApi(s);
-    // Without the app the private repository refuses anonymous clones.
+    // Without the app the private repository refuses anonymous clones: the first sync fails.
     const anonymous = await s.app.inject({
       method: 'POST',
       url: '/api/v1/packages',
       headers: s.admin,
       payload: { name: 'acme/secret-lib', repository_url: api.host.cloneUrl('acme/secret-lib') },
     });
-    expect(anonymous.statusCode).toBe(400);
+    expect(anonymous.statusCode, anonymous.body).toBe(201);
+    const refused = await waitForSync(s, 'acme/secret-lib');
+    expect(refused.sync_status).toBe('failed');
+    expect(refused.sync_error).toMatch(/Authentication failed|could not read Username/);
 
     const installation = await call('POST', '/api/v1/hostapp/installations/claim', {
       installation_id: 501,
@@ -62,7 +65,8 @@ describe('the GitHub App end to end', () => {
       () => call('GET', `/api/v1/tasks/${task.id}`),
       (r) => ['done', 'failed'].includes(r.status),
     );
-    expect(done.result).toEqual({ added: ['acme/secret-lib'], updated: [], skipped: [] });
+    // The package exists already (added above): the import queues its sync.
+    expect(done.result).toEqual({ added: [], updated: ['acme/secret-lib'], skipped: [] });
     const pkg = await waitForSync(s, 'acme/secret-lib');
     expect(pkg.sync_status).toBe('ok');
     expect(api.gitRequestsWithToken('acme/secret-lib').length).toBeGreaterThan(0);

@@ -95,11 +95,21 @@ export async function packageRoutes(app: App): Promise<void> {
   const flagRoute = (path: string, flag: 'yanked' | 'deprecated', value: boolean) =>
     app.post(
       `/packages/:vendor/:name/${path}/:version`,
-      { schema: { tags, params: VersionParams, response: { 200: VersionSchema, ...errors } } },
+      {
+        schema: { tags, params: VersionParams, response: { 200: VersionSchema, ...errors } },
+        // The answer shows the version's downloads: count every one served so far, as GETs do.
+        preHandler: async () => app.services.composer.usage.flush(),
+      },
       async (req) => {
         const { vendor, name, version } = req.params;
-        const row = await packages.setFlag(req, packageName(vendor, name), version, flag, value);
-        return presentVersion(row, 0);
+        const flagged = await packages.setFlag(
+          req,
+          packageName(vendor, name),
+          version,
+          flag,
+          value,
+        );
+        return presentVersion(flagged.version, flagged.downloads);
       },
     );
   flagRoute('yank', 'yanked', true);

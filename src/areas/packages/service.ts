@@ -14,7 +14,7 @@ import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
-import { normalizeRepositoryUrl } from '../../infra/git/repository-url.js';
+import { normalizeRepositoryUrl, repositoryUrlProblem } from '../../infra/git/repository-url.js';
 
 export const SYNC_TASK = 'package.sync';
 
@@ -58,7 +58,7 @@ export class PackageService {
     return { row, versions, downloads };
   }
 
-  /** Adds a package and queues its first sync; the repository must answer as git first. */
+  /** Adds a package and queues its first sync. */
   async add(ctx: Ctx, input: AddPackageInput): Promise<{ row: PackageRow; task: TaskRow | null }> {
     const type = input.type ?? 'git';
     const url = input.repository_url?.trim() ?? '';
@@ -68,14 +68,13 @@ export class PackageService {
     }
     if (type !== 'artifact') {
       if (!url) throw invalid('repository_url', 'is required for git packages');
-      if (url.startsWith('-')) throw invalid('repository_url', 'is not a git URL');
+      // The form only: an unreachable repository is reported by the first sync (sync_error),
+      // so a package can be added before its host, credentials or network are in place.
+      const problem = repositoryUrlProblem(url);
+      if (problem) throw invalid('repository_url', problem);
     }
     if (await store.findPackageByName(this.deps.db, ctx.tenantId, input.name)) {
       throw conflict(`Package ${input.name} already exists`);
-    }
-    if (type !== 'artifact') {
-      const problem = await this.syncs.checkRemote(ctx.tenantId, url);
-      if (problem) throw invalid('repository_url', problem);
     }
     const now = nowIso();
     const row: PackageRow = {
@@ -235,7 +234,8 @@ export class PackageService {
         summary: { version: found.version.version },
       });
     });
-    return updated;
+    const downloads = await store.downloadsByVersion(this.deps.db, found.pkg.id);
+    return { version: updated, downloads: downloads.get(updated.version_normalized) ?? 0 };
   }
 
   /** Re-reads the repository and reports which refs would become versions; stores nothing. */

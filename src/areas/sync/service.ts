@@ -12,7 +12,6 @@ import { findPackageByName, listVersions } from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
 import { analyzeRefs } from './analyze.js';
 import { RepositoryCredentials } from './credentials.js';
-import { checkRemote } from './remote.js';
 import type { Analysis, Candidate, SkippedRef } from './analyze.js';
 import { archiveKey, buildArchives } from './archives.js';
 import type { BuiltArchive } from './archives.js';
@@ -60,12 +59,6 @@ export class SyncService {
     /** Where private repositories get their credentials (GitHub App, OAuth connections). */
     readonly credentials: RepositoryCredentials = new RepositoryCredentials(),
   ) {}
-
-  /** Checks that `url` answers as git for this tenant, with the credentials a sync would use. */
-  async checkRemote(tenantId: string, url: string): Promise<string | null> {
-    const credentials = await this.credentials.resolve(tenantId, url);
-    return checkRemote(url, Math.min(this.deps.config.gitTimeoutMs, 60_000), credentials);
-  }
 
   mirrorDir(pkg: Pick<PackageRow, 'tenant_id' | 'id'>): string {
     return path.join(this.deps.config.dataDir, 'repos', pkg.tenant_id, `${pkg.id}.git`);

@@ -193,14 +193,23 @@ describe('sync from real git repositories', () => {
     const upper = await post({ name: 'Acme/Lib', repository_url: '/tmp/x' });
     expect(upper.statusCode).toBe(400);
     expect(upper.json().details[0].field).toBe('name');
-    const notGit = await post({ name: 'acme/nogit', repository_url: '/definitely/not/here' });
-    expect(notGit.statusCode).toBe(400);
-    expect(notGit.json()).toMatchObject({
-      code: 'VALIDATION_ERROR',
-      details: [{ field: 'repository_url' }],
-    });
+    for (const url of ['not a url', 'ftp://host/acme/lib', '--upload-pack=x', 'ext::sh -c x']) {
+      const notGit = await post({ name: 'acme/nogit', repository_url: url });
+      expect(notGit.statusCode, url).toBe(400);
+      expect(notGit.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'repository_url' }],
+      });
+    }
     const missing = await t.app.inject({ url: '/api/v1/packages/acme/nogit', headers: t.admin });
     expect(missing.statusCode).toBe(404);
+
+    // A well-formed URL nobody answers on is added: the first sync says what is wrong.
+    const gone = await post({ name: 'acme/gone', repository_url: '/definitely/not/here' });
+    expect(gone.statusCode, gone.body).toBe(201);
+    const failed = await waitForSync(t, 'acme/gone');
+    expect(failed).toMatchObject({ sync_status: 'failed', versions: [] });
+    expect(failed.sync_error).toMatch(/does not exist|not found|not a git repository/i);
 
     const empty = repo('acme/empty');
     empty.write('README.md', 'no composer here').commit('init');
@@ -216,12 +225,36 @@ describe('sync from real git repositories', () => {
     const r = repo('acme/flags');
     r.release('v1.0.0');
     await addSyncedPackage(t, 'acme/flags', r.url);
+    // One download of the version, so the answers below show its count.
+    const customer = await createCustomer(t, 'Flags Customer');
+    const admin = { ...t.admin, 'content-type': 'application/json' };
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/customers/${customer.id}/packages`,
+      headers: admin,
+      payload: { package: 'acme/flags', constraint: '*' },
+    });
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/customers/${customer.id}/tokens`,
+        headers: admin,
+        payload: { name: 'ci' },
+      })
+    ).json().plain_token as string;
+    const basic = `Basic ${Buffer.from(`token:${token}`).toString('base64')}`;
+    const zip = await t.app.inject({
+      url: '/dist/acme/flags/1.0.0.0.zip',
+      headers: { authorization: basic },
+    });
+    expect(zip.statusCode).toBe(200);
+
     const yank = await t.app.inject({
       method: 'POST',
       url: '/api/v1/packages/acme/flags/yank/1.0.0.0',
       headers: t.admin,
     });
-    expect(yank.json()).toMatchObject({ version: 'v1.0.0', yanked: true });
+    expect(yank.json()).toMatchObject({ version: 'v1.0.0', yanked: true, downloads: 1 });
     const dep = await t.app.inject({
       method: 'POST',
       url: '/api/v1/packages/acme/flags/deprecate/v1.0.0',

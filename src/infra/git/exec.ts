@@ -38,6 +38,8 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     GCM_INTERACTIVE: 'never',
     GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
     GIT_LFS_SKIP_SMUDGE: '1',
+    // Only the transports a repository URL may name (never ext::, fd:: or other helpers).
+    GIT_ALLOW_PROTOCOL: 'http:https:ssh:git:file',
     // Mirrors fetch refs/replace/* too; they must not change what a tag's content looks like.
     GIT_NO_REPLACE_OBJECTS: '1',
     LC_ALL: 'C',

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeRepositoryUrl, normalizedCandidates } from './repository-url.js';
+import {
+  normalizeRepositoryUrl,
+  normalizedCandidates,
+  repositoryUrlProblem,
+} from './repository-url.js';
 
 describe('normalizeRepositoryUrl', () => {
   const same: [string, string][] = [
@@ -75,5 +79,35 @@ describe('normalizeRepositoryUrl', () => {
         { url: 'x' },
       ]),
     ).toEqual(['github.com/acme/lib']);
+  });
+});
+
+describe('repositoryUrlProblem', () => {
+  it.each([
+    'https://github.com/acme/lib.git',
+    'http://git.example.com:8080/acme/lib',
+    'ssh://git@bitbucket.org/acme/lib.git',
+    'git+ssh://git@host/acme/lib',
+    'git://host/acme/lib',
+    'git@github.com:acme/lib.git',
+    'host.example:acme/lib',
+    'file:///srv/git/lib.git',
+    '/srv/git/My Repos/lib.git',
+  ])('accepts %s', (url) => {
+    expect(repositoryUrlProblem(url)).toBeNull();
+  });
+
+  it.each([
+    ['--upload-pack=touch /tmp/x', /is not a git URL/],
+    ['ext::sh -c touch% /tmp/x', /is not a git URL/],
+    ['fd::3', /is not a git URL/],
+    ['ftp://host/acme/lib', /unsupported scheme ftp/],
+    ['https://', /not a valid URL|names no host/],
+    ['relative/path/lib', /is not a git URL/],
+    ['C:\\repos\\lib', /is not a git URL/],
+    ['https://host/acme/lib\nx', /control characters/],
+    ['not a url', /is not a git URL/],
+  ])('refuses %s', (url, why) => {
+    expect(repositoryUrlProblem(url)).toMatch(why);
   });
 });

@@ -83,3 +83,32 @@ export function normalizedCandidates(values: readonly unknown[]): string[] {
   }
   return [...forms];
 }
+
+const ALLOWED_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'git+ssh', 'ssh+git', 'file']);
+
+/**
+ * Why `url` cannot be a package's repository, or null when its form is one git clones from:
+ * http(s), ssh, git and file URLs, scp-like `git@host:owner/repo`, or an absolute local path.
+ * Only the form is checked; whether the repository answers is the first sync's business.
+ */
+export function repositoryUrlProblem(url: string): string | null {
+  const explain = 'use https://…, ssh://…, git@host:owner/repo.git, file://… or an absolute path';
+  if (url.startsWith('-')) return `is not a git URL; ${explain}`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(url)) return 'must not contain control characters';
+  const scheme = URL_FORM.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    if (!ALLOWED_SCHEMES.has(scheme)) return `uses the unsupported scheme ${scheme}://; ${explain}`;
+    if (scheme === 'file') return null;
+    try {
+      if (new URL(url).hostname === '') return `names no host; ${explain}`;
+    } catch {
+      return `is not a valid URL; ${explain}`;
+    }
+    return null;
+  }
+  if (url.startsWith('/')) return null;
+  const scp = SCP_FORM.exec(url);
+  if (scp?.[1] !== undefined && !/^[a-z]$/i.test(scp[1]) && !url.includes('::')) return null;
+  return `is not a git URL; ${explain}`;
+}
