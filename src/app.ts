@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
+import { assertFeature, featureOfPath } from './editions.js';
 import { mapError } from './http/error-mapper.js';
 import { authenticateAdminRequest } from './http/auth.js';
 import { invalidateCachesOnWrite } from './http/cache-invalidation.js';
@@ -88,13 +89,16 @@ export async function buildApp({
     if (mapped.internal) request.log.error({ err }, 'request failed');
     return reply.code(mapped.status).type('application/json').send(mapped.body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const feature = featureOfPath(path);
+    if (feature) assertFeature(config.edition, feature);
+    return reply.code(404).send({
       error: 'not_found',
       code: 'NOT_FOUND',
-      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
-    }),
-  );
+      message: `Route ${request.method} ${path} not found`,
+    });
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,7 @@ import { adminApi, createCustomer } from '../test/factories.js';
 import { EDITIONS } from './config.js';
 import type { Edition } from './config.js';
 import { EDITION_MATRIX, FEATURES, assertFeature, hasFeature } from './editions.js';
+import type { Feature } from './editions.js';
 
 describe('the edition matrix (decisions.md section 2)', () => {
   it('gives each edition exactly its features', () => {
@@ -78,4 +79,36 @@ describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => 
       expect(res.json()).toMatchObject({ code: 'FEATURE_NOT_AVAILABLE' });
     }
   });
+});
+
+describe.each(EDITIONS)('edition-limited groups on the %s edition', (edition) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ EDITION: edition, WORKER: 'off' });
+  });
+  afterAll(async () => t.close());
+
+  const groups: [string, string, Feature][] = [
+    ['GET', '/api/v1/vulnerabilities', 'vulnerabilities'],
+    ['POST', '/api/v1/vulnerabilities/scan', 'vulnerabilities'],
+    ['GET', '/api/v1/proxy/status', 'proxy'],
+    ['POST', '/api/v1/proxy/freeze/acme/lib', 'proxy'],
+    ['GET', '/api/v1/tenants', 'tenants'],
+    ['POST', '/api/v1/tenants/t1/change-plan', 'tenants'],
+  ];
+  it.each(groups)(
+    '%s %s answers FEATURE_NOT_AVAILABLE unless the edition has it',
+    async (method, url, feature) => {
+      const res = await t.app.inject({ method: method as 'GET' | 'POST', url, headers: t.admin });
+      if (hasFeature(edition, feature)) {
+        expect(res.json().code).not.toBe('FEATURE_NOT_AVAILABLE');
+      } else {
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json()).toMatchObject({
+          error: 'feature_not_available',
+          code: 'FEATURE_NOT_AVAILABLE',
+        });
+      }
+    },
+  );
 });

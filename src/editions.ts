@@ -56,6 +56,28 @@ const LABEL: Record<Feature, string> = {
   tenants: 'The tenants API',
 };
 
+/**
+ * The path prefixes of each gated group of service.md ("Edition-limited groups"). A request
+ * no route answers under one of them, on an edition without the feature, is refused with
+ * FEATURE_NOT_AVAILABLE rather than 404, before any token is looked at, as gated routes do.
+ */
+const FEATURE_PATHS: readonly (readonly [string, Feature])[] = [
+  ['/api/v1/tenants', 'tenants'],
+  ['/api/v1/vulnerabilities', 'vulnerabilities'],
+  ['/api/v1/proxy', 'proxy'],
+  ['/dist-proxy', 'proxy'],
+  ['/api/security-advisories', 'security_advisories'],
+  ['/security-advisories.json', 'security_advisories'],
+];
+
+/** The feature whose group `path` (without query) belongs to, or null. */
+export function featureOfPath(path: string): Feature | null {
+  for (const [prefix, feature] of FEATURE_PATHS) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return feature;
+  }
+  return null;
+}
+
 export function hasFeature(edition: Edition, feature: Feature): boolean {
   return EDITION_MATRIX[edition].features.includes(feature);
 }
