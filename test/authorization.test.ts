@@ -52,8 +52,9 @@ describe('admin API authorization, route by route', () => {
       if (route.method === 'GET') {
         expect(res.statusCode, `${route.method} ${route.url}`).not.toBe(401);
         // A feature that is off (e.g. the GitHub App unconfigured) may answer 403
-        // FEATURE_NOT_AVAILABLE; a viewer is never refused for its level on a read.
-        if (!route.url.startsWith('/api/v1/team') && res.statusCode === 403) {
+        // FEATURE_NOT_AVAILABLE; a viewer is never refused for its level on a read, team tokens
+        // included (decisions.md 4).
+        if (res.statusCode === 403) {
           expect(res.json().code, `${route.method} ${route.url}`).toBe('FEATURE_NOT_AVAILABLE');
         }
       } else {
@@ -61,6 +62,23 @@ describe('admin API authorization, route by route', () => {
         expect(res.json().code).toBe('FORBIDDEN');
       }
     }
+  });
+
+  it('lets a viewer list team tokens, without their values, but not create or revoke them', async () => {
+    const headers = { authorization: `Bearer ${viewer}` };
+    expect(routes).toContainEqual({ method: 'GET', url: '/api/v1/team/tokens' });
+    const list = await t.app.inject({ url: '/api/v1/team/tokens', headers });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data).toContainEqual(expect.objectContaining({ level: 'viewer' }));
+    expect(list.body).not.toContain(viewer);
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/team/tokens',
+      headers,
+      payload: { name: 'x', level: 'owner' },
+    });
+    expect(create.statusCode).toBe(403);
+    expect(create.json().code).toBe('FORBIDDEN');
   });
 
   it('serves the OpenAPI document and its browser UI', async () => {

@@ -505,8 +505,11 @@ export const resolvers = {
           'packages',
         ),
       );
-      // Each grant is the REST grant: added, or its constraint updated when it exists.
-      for (const grant of grants) await s.access.grant(ctx, customerId, grant);
+      // Documented GraphQL behaviour: each grant is added, or its constraint updated when the
+      // customer already has it (REST POST answers 409 there instead).
+      for (const grant of grants) {
+        await s.access.grant(ctx, customerId, grant, { onExisting: 'update' });
+      }
       return customerOf(await s.customers.get(ctx, customerId));
     }),
     revokePackageAccess: mutation<{ customerId: string; packageName: string }>(

@@ -40,8 +40,25 @@ const parserMessage = (constraint: string) => {
   }
 };
 
+const auditCount = async (customerId: string) =>
+  (
+    await t.runtime.services.deps.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('target_type', '=', 'customer')
+      .where('target_id', '=', customerId)
+      .executeTakeFirstOrThrow()
+  ).n;
+
+const page = (total: number, perPage = 25, pageNo = 1) => ({
+  page: pageNo,
+  per_page: perPage,
+  total,
+  total_pages: Math.ceil(total / perPage),
+});
+
 describe('direct package access', () => {
-  it('grants, re-grants with a new constraint, lists and revokes', async () => {
+  it('grants, refuses a duplicate with 409, lists and revokes', async () => {
     const id = await newCustomer();
     const first = await call('POST', `/customers/${id}/packages`, {
       package: 'acme/one',
@@ -55,27 +72,44 @@ describe('direct package access', () => {
       expect.objectContaining({ customerId: id, activity: 'ACCESS_GRANTED', package: 'acme/one' }),
     );
 
-    const again = await call('POST', `/customers/${id}/packages`, {
-      package: 'Acme/One',
-      constraint: '^2.0',
+    // A second POST of the same package is a duplicate, whatever the constraint: 409, no change.
+    const audited = Number(await auditCount(id));
+    const granted = () =>
+      events.filter((e) => 'activity' in e && e.activity === 'ACCESS_GRANTED').length;
+    const grantedBefore = granted();
+    for (const body of [
+      { package: 'Acme/One', constraint: '^2.0' },
+      { package: 'acme/one', constraint: '^1.0' },
+      { package: 'acme/one' },
+    ]) {
+      const dup = await call('POST', `/customers/${id}/packages`, body);
+      expect(dup.statusCode, JSON.stringify(body)).toBe(409);
+      expect(dup.json()).toMatchObject({ error: 'conflict', code: 'CONFLICT' });
+      expect(dup.json().message).toContain('acme/one is already granted');
+      expect(dup.json().message).toContain('constraint ^1.0');
+      expect(dup.json().message).toContain(`PUT /api/v1/customers/${id}/packages`);
+      expect(dup.json().message).toContain('DELETE');
+    }
+    expect(Number(await auditCount(id))).toBe(audited);
+    expect(granted()).toBe(grantedBefore);
+    const unchanged = (await call('GET', `/customers/${id}/packages`)).json();
+    expect(unchanged.data).toEqual([access]);
+
+    // PUT is the way to change the constraint.
+    const changed = await call('PUT', `/customers/${id}/packages`, {
+      packages: [{ package: 'acme/one', constraint: '^2.0' }],
     });
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ package: 'acme/one', constraint: '^2.0' });
-    expect(again.json().granted_at >= access.granted_at).toBe(true);
-    const same = await call('POST', `/customers/${id}/packages`, {
-      package: 'acme/one',
-      constraint: '^2.0',
-    });
-    expect(same.statusCode).toBe(200);
-    expect(same.json()).toEqual(again.json());
+    expect(changed.statusCode).toBe(200);
+    const again = changed.json().data[0];
+    expect(again).toMatchObject({ package: 'acme/one', constraint: '^2.0' });
+    expect(again.granted_at >= access.granted_at).toBe(true);
 
     const wildcard = await call('POST', `/customers/${id}/packages`, { package: 'acme/two' });
+    expect(wildcard.statusCode).toBe(201);
     expect(wildcard.json().constraint).toBe('*');
 
     const list = await call('GET', `/customers/${id}/packages`);
-    expect(list.json()).toEqual({
-      data: [again.json(), wildcard.json()],
-    });
+    expect(list.json()).toEqual({ data: [again, wildcard.json()], pagination: page(2) });
 
     const del = await call('DELETE', `/customers/${id}/packages/acme/one`);
     expect(del.statusCode).toBe(204);
@@ -166,7 +200,44 @@ describe('direct package access', () => {
     );
 
     const empty = await call('PUT', `/customers/${id}/packages`, { packages: [] });
-    expect(empty.json()).toEqual({ data: [] });
+    expect(empty.json()).toEqual({ data: [], pagination: page(0) });
+  });
+
+  it('paginates the access list and answers PUT with its first page', async () => {
+    const id = await newCustomer('Paged');
+    const names = Array.from({ length: 27 }, (_, i) => `paged/p${String(i).padStart(2, '0')}`);
+    for (const name of names) await insertPackage(name);
+    const put = await call('PUT', `/customers/${id}/packages`, {
+      packages: names.map((name) => ({ package: name, constraint: '^1.0' })),
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().pagination).toEqual(page(27));
+    expect(put.json().data.map((a: { package: string }) => a.package)).toEqual(names.slice(0, 25));
+
+    const first = (await call('GET', `/customers/${id}/packages`)).json();
+    expect(first).toEqual(put.json());
+    const second = (await call('GET', `/customers/${id}/packages?page=2`)).json();
+    expect(second.pagination).toEqual(page(27, 25, 2));
+    expect(second.data.map((a: { package: string }) => a.package)).toEqual(names.slice(25));
+    expect(second.data[0]).toEqual({
+      package: names[25],
+      constraint: '^1.0',
+      granted_at: expect.stringMatching(/Z$/),
+      via_collection: null,
+    });
+    const small = (await call('GET', `/customers/${id}/packages?per_page=10&page=3`)).json();
+    expect(small.pagination).toEqual(page(27, 10, 3));
+    expect(small.data.map((a: { package: string }) => a.package)).toEqual(names.slice(20, 27));
+    const past = (await call('GET', `/customers/${id}/packages?page=9`)).json();
+    expect(past).toEqual({ data: [], pagination: page(27, 25, 9) });
+    const full = (await call('GET', `/customers/${id}/packages?per_page=100`)).json();
+    expect(full.data).toHaveLength(27);
+
+    for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x', 'size=5']) {
+      const bad = await call('GET', `/customers/${id}/packages?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().code, query).toBe('VALIDATION_ERROR');
+    }
   });
 
   it('answers 404 for an unknown customer and checks authorization', async () => {
@@ -205,7 +276,11 @@ describe('collection grants and visibility', () => {
       slug: 'bundle',
       packages: ['acme/two', 'other/lib'],
     });
-    await call('POST', `/customers/${id}/packages`, { package: 'acme/two', constraint: '^1.0' });
+    const direct = await call('POST', `/customers/${id}/packages`, {
+      package: 'acme/two',
+      constraint: '^1.0',
+    });
+    expect(direct.statusCode).toBe(201);
     const res = await call('POST', `/customers/${id}/collections`, { collection: 'bundle' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ collection: 'bundle', name: 'Bundle', constraint: '*' });
@@ -228,7 +303,9 @@ describe('collection grants and visibility', () => {
     ]);
     expect((await call('GET', `/customers/${id}/collections`)).json()).toEqual({
       data: [regrant.json()],
+      pagination: { page: 1, per_page: 25, total: 1, total_pages: 1 },
     });
+    expect((await call('GET', `/customers/${id}/collections?page=2`)).json().data).toEqual([]);
 
     const grants = await customerPackageAccess(t.runtime.services.deps.db, 'default', id);
     expect([...grants.values()]).toEqual(
@@ -272,6 +349,48 @@ describe('collection grants and visibility', () => {
     expect((await call('DELETE', `/customers/${id}/collections/nope`)).statusCode).toBe(404);
     const left = (await call('GET', `/customers/${id}/packages`)).json().data;
     expect(left).toEqual([expect.objectContaining({ package: 'acme/two', via_collection: null })]);
+  });
+
+  it('adds a direct grant for a package the customer reaches only through a collection', async () => {
+    const id = await newCustomer('Via');
+    await call('POST', '/collections', { name: 'Only', slug: 'only', packages: ['acme/three'] });
+    await call('POST', `/customers/${id}/collections`, { collection: 'only', constraint: '^1.0' });
+    const res = await call('POST', `/customers/${id}/packages`, {
+      package: 'acme/three',
+      constraint: '^3.0',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      package: 'acme/three',
+      constraint: '^3.0',
+      via_collection: null,
+    });
+    const list = (await call('GET', `/customers/${id}/packages`)).json();
+    expect(list.pagination).toEqual(page(2));
+    expect(list.data).toEqual([
+      expect.objectContaining({ package: 'acme/three', constraint: '^3.0', via_collection: null }),
+      expect.objectContaining({
+        package: 'acme/three',
+        constraint: '^1.0',
+        via_collection: 'only',
+      }),
+    ]);
+    const dup = await call('POST', `/customers/${id}/packages`, { package: 'acme/three' });
+    expect(dup.statusCode).toBe(409);
+  });
+
+  it('refuses a concurrent duplicate POST with 409 and keeps one grant', async () => {
+    const id = await newCustomer('Race');
+    const answers = await Promise.all(
+      ['^1.0', '^2.0', '^3.0'].map((constraint) =>
+        call('POST', `/customers/${id}/packages`, { package: 'acme/one', constraint }),
+      ),
+    );
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([201, 409, 409]);
+    const winner = answers.find((r) => r.statusCode === 201)!.json();
+    const list = (await call('GET', `/customers/${id}/packages`)).json();
+    expect(list.data).toEqual([winner]);
   });
 
   it('finds the customers of a package, directly and through collections', async () => {

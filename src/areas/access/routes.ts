@@ -11,7 +11,6 @@ import {
 } from '../../http/schemas.js';
 import { presentAccess, presentCollectionGrant, presentPackageCustomer } from './presenter.js';
 import {
-  AccessListSchema,
   AccessSchema,
   CollectionGrantBody,
   CollectionGrantSchema,
@@ -31,8 +30,20 @@ export async function accessRoutes(app: App): Promise<void> {
 
   app.get(
     '/customers/:id/packages',
-    { schema: { tags, params: IdParams, response: { 200: AccessListSchema, ...errors } } },
-    async (req) => ({ data: (await access.list(req, req.params.id)).map(presentAccess) }),
+    {
+      schema: {
+        tags,
+        summary: "The customer's access: direct grants and packages reached through collections",
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: ListOf(AccessSchema), ...errors },
+      },
+    },
+    async (req) => {
+      const { page, perPage, offset } = paging(req.query);
+      const { rows, total } = await access.list(req, req.params.id, { offset, limit: perPage });
+      return pageOf(rows.map(presentAccess), total, page, perPage);
+    },
   );
 
   app.post(
@@ -40,14 +51,17 @@ export async function accessRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        summary: 'Grants one package; 409 when the customer already has a direct grant for it',
         params: IdParams,
         body: GrantBody,
-        response: { 200: AccessSchema, 201: AccessSchema, ...errors },
+        response: { 201: AccessSchema, ...errors },
       },
     },
     async (req, reply) => {
-      const { access: row, created } = await access.grant(req, req.params.id, req.body);
-      return reply.code(created ? 201 : 200).send(presentAccess(row));
+      const { access: row } = await access.grant(req, req.params.id, req.body, {
+        onExisting: 'conflict',
+      });
+      return reply.code(201).send(presentAccess(row));
     },
   );
 
@@ -56,14 +70,20 @@ export async function accessRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        summary: 'Replaces the direct grants; answers the first page of the resulting access',
         params: IdParams,
         body: ReplaceGrantsBody,
-        response: { 200: AccessListSchema, ...errors },
+        response: { 200: ListOf(AccessSchema), ...errors },
       },
     },
-    async (req) => ({
-      data: (await access.replace(req, req.params.id, req.body)).map(presentAccess),
-    }),
+    async (req) => {
+      const { page, perPage, offset } = paging({});
+      const { rows, total } = await access.replace(req, req.params.id, req.body, {
+        offset,
+        limit: perPage,
+      });
+      return pageOf(rows.map(presentAccess), total, page, perPage);
+    },
   );
 
   app.delete(
@@ -103,12 +123,17 @@ export async function accessRoutes(app: App): Promise<void> {
       schema: {
         tags,
         params: IdParams,
-        response: { 200: Type.Object({ data: Type.Array(CollectionGrantSchema) }), ...errors },
+        querystring: PageQuery,
+        response: { 200: ListOf(CollectionGrantSchema), ...errors },
       },
     },
-    async (req) => ({
-      data: (await access.listCollections(req, req.params.id)).map(presentCollectionGrant),
-    }),
+    async (req) => {
+      const { page, perPage, offset } = paging(req.query);
+      // A customer holds few collection grants: paged in memory.
+      const all = await access.listCollections(req, req.params.id);
+      const shown = all.slice(offset, offset + perPage).map(presentCollectionGrant);
+      return pageOf(shown, all.length, page, perPage);
+    },
   );
 
   app.post(

@@ -13,8 +13,6 @@ export const AccessSchema = Type.Object({
 });
 export type AccessDto = Static<typeof AccessSchema>;
 
-export const AccessListSchema = Type.Object({ data: Type.Array(AccessSchema) });
-
 const GrantItem = Type.Object(
   { package: PackageName, constraint: Type.Optional(ConstraintString) },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import type { FieldError } from '../../errors.js';
 import { parseConstraint } from '../../composer/semver/index.js';
 import { applyExpiry } from '../customers/service.js';
@@ -12,6 +12,8 @@ import * as store from './store.js';
 import type { AccessRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
 import type { Db } from '../../infra/db/connection.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
+import type { PageWindow } from '../../infra/db/page.js';
 
 type Activity = 'ACCESS_GRANTED' | 'ACCESS_REVOKED';
 
@@ -27,6 +29,16 @@ export function constraintError(field: string, constraint: string): FieldError |
   }
 }
 
+/** POST of a package the customer already holds directly: 409, pointing at the ways to change it. */
+function alreadyGranted(name: string, customerId: string, constraint?: string) {
+  const current = constraint === undefined ? '' : ` with constraint ${constraint}`;
+  return conflict(
+    `Package ${name} is already granted to customer ${customerId}${current}; to change the ` +
+      `constraint use PUT /api/v1/customers/${customerId}/packages, or DELETE ` +
+      `/api/v1/customers/${customerId}/packages/${name} and POST again`,
+  );
+}
+
 /**
  * Package access: direct grants (customer, package, constraint) and collection grants (customer,
  * collection, constraint). What a customer may install is the union of both (visibility.ts).
@@ -38,13 +50,28 @@ export class AccessService {
     return this.deps.db;
   }
 
-  async list(ctx: Ctx, customerId: string): Promise<AccessRow[]> {
+  /** One page of the customer's access: direct grants and packages reached through collections. */
+  async list(
+    ctx: Ctx,
+    customerId: string,
+    page: PageWindow,
+  ): Promise<{ rows: AccessRow[]; total: number }> {
     await this.requireCustomer(ctx, customerId);
-    return store.listCustomerAccess(this.db, ctx.tenantId, customerId);
+    return store.listCustomerAccess(this.db, ctx.tenantId, customerId, page);
   }
 
-  /** Adds one grant, or changes the constraint of an existing one (`created` false then). */
-  async grant(ctx: Ctx, customerId: string, input: GrantInput) {
+  /**
+   * Adds one direct grant. What happens when the customer already has a direct grant for the
+   * package is the caller's explicit choice: `conflict` (REST POST) answers 409 CONFLICT and
+   * changes nothing; `update` (GraphQL grantPackageAccess) sets the new constraint. A package
+   * reached only through a collection has no direct grant, so it is added either way.
+   */
+  async grant(
+    ctx: Ctx,
+    customerId: string,
+    input: GrantInput,
+    opts: { onExisting: 'conflict' | 'update' },
+  ): Promise<{ access: AccessRow; created: boolean }> {
     await this.requireCustomer(ctx, customerId);
     const constraint = (input.constraint ?? DEFAULT_CONSTRAINT).trim();
     const errors: FieldError[] = [];
@@ -60,29 +87,48 @@ export class AccessService {
     const name = input.package.toLowerCase();
     const packageId = ids.get(name) ?? '';
     const existing = await store.findGrant(this.db, ctx.tenantId, customerId, packageId);
+    if (existing && opts.onExisting === 'conflict')
+      throw alreadyGranted(name, customerId, existing.constraint);
     // granted_at moves whenever the grant changes: Last-Modified on the composer side follows it.
     const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
-    await this.db.transaction().execute(async (trx) => {
-      await store.upsertGrant(trx, {
-        tenant_id: ctx.tenantId,
-        customer_id: customerId,
-        package_id: packageId,
-        constraint,
-        granted_at,
+    const row = {
+      tenant_id: ctx.tenantId,
+      customer_id: customerId,
+      package_id: packageId,
+      constraint,
+      granted_at,
+    };
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // `conflict` never overwrites: a grant that appeared since the check above fails the insert.
+        if (opts.onExisting === 'conflict') await store.insertGrant(trx, row);
+        else await store.upsertGrant(trx, row);
+        await this.audit(trx, ctx, 'access.grant', customerId, {
+          package: name,
+          constraint,
+          previous: existing?.constraint ?? null,
+        });
       });
-      await this.audit(trx, ctx, 'access.grant', customerId, {
-        package: name,
-        constraint,
-        previous: existing?.constraint ?? null,
-      });
-    });
+    } catch (err) {
+      if (opts.onExisting === 'conflict' && isUniqueViolation(err))
+        throw alreadyGranted(name, customerId);
+      throw err;
+    }
     this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
     const access: AccessRow = { package: name, constraint, granted_at, via_collection: null };
     return { access, created: existing === undefined };
   }
 
-  /** Replaces the direct grants in one transaction; any invalid item leaves everything as it was. */
-  async replace(ctx: Ctx, customerId: string, input: ReplaceGrantsInput): Promise<AccessRow[]> {
+  /**
+   * Replaces the direct grants in one transaction; any invalid item leaves everything as it was.
+   * Answers the `page` window of the resulting access list.
+   */
+  async replace(
+    ctx: Ctx,
+    customerId: string,
+    input: ReplaceGrantsInput,
+    page: PageWindow,
+  ): Promise<{ rows: AccessRow[]; total: number }> {
     await this.requireCustomer(ctx, customerId);
     const items = input.packages.map((p, i) => ({
       name: p.package.toLowerCase(),
@@ -143,7 +189,7 @@ export class AccessService {
     });
     for (const name of added) this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
     for (const name of removed) this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
-    return store.listCustomerAccess(this.db, ctx.tenantId, customerId);
+    return store.listCustomerAccess(this.db, ctx.tenantId, customerId, page);
   }
 
   async revoke(ctx: Ctx, customerId: string, packageName: string): Promise<void> {

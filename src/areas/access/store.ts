@@ -1,4 +1,5 @@
 import { pageOf } from '../../infra/db/page.js';
+import type { PageWindow } from '../../infra/db/page.js';
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
@@ -76,18 +77,23 @@ export function accessUnion(
   return direct.unionAll(via);
 }
 
-/** Sorted by package, the direct grant first, then collections by slug. */
+/** One page of a customer's access, sorted by package, the direct grant first, then by slug. */
 export async function listCustomerAccess(
   db: Db,
   tenantId: string,
   customerId: string,
-): Promise<AccessRow[]> {
-  return db
-    .selectFrom(accessUnion(db, tenantId, { customerId }).as('a'))
-    .select(['a.package', 'a.constraint', 'a.granted_at', 'a.via_collection'])
-    .orderBy('a.package')
-    .orderBy(sql`coalesce(a.via_collection, '')`)
-    .execute();
+  page: PageWindow,
+): Promise<{ rows: AccessRow[]; total: number }> {
+  const base = db.selectFrom(accessUnion(db, tenantId, { customerId }).as('a'));
+  return pageOf(
+    base,
+    (qb) =>
+      qb
+        .select(['a.package', 'a.constraint', 'a.granted_at', 'a.via_collection'])
+        .orderBy('a.package')
+        .orderBy(sql`coalesce(a.via_collection, '')`),
+    page,
+  );
 }
 
 /** Reverse lookup: the customers that can reach a package, directly or through collections. */
@@ -133,6 +139,11 @@ export async function findGrant(db: Db, tenantId: string, customerId: string, pa
     .where('customer_id', '=', customerId)
     .where('package_id', '=', packageId)
     .executeTakeFirst();
+}
+
+/** Inserts a new grant; an existing one for the customer and package is a unique violation. */
+export async function insertGrant(db: Db, row: GrantRow): Promise<void> {
+  await db.insertInto('grants').values(row).execute();
 }
 
 /** Inserts a grant, or updates the constraint and granted_at of an existing one. */

@@ -142,21 +142,8 @@ async function tryInsert(
   now: string,
   claimant: Ctx | null,
 ): Promise<boolean> {
-  const status = patch.status ?? 'active';
-  const owner = status === 'deleted' ? null : claimant;
-  const row: InstallationRow = {
-    id: newId(),
-    tenant_id: owner?.tenantId ?? null,
-    host_installation_id: hostId,
-    account_login: patch.account_login ?? '',
-    account_type: patch.account_type ?? 'Organization',
-    repository_selection: patch.repository_selection ?? 'selected',
-    status,
-    repositories: patch.repositories ?? '[]',
-    created_at: now,
-    updated_at: now,
-    claimed_at: owner ? now : null,
-  };
+  const owner = patch.status === 'deleted' ? null : claimant;
+  const row = store.newInstallationRow(newId(), hostId, patch, now, owner?.tenantId ?? null);
   try {
     if (!owner) {
       await store.insertInstallation(db, row);
@@ -166,7 +153,7 @@ async function tryInsert(
     // on PostgreSQL the failed transaction is over before the caller touches the row again).
     await db.transaction().execute(async (trx) => {
       await store.insertInstallation(trx, row);
-      await recordAudit(trx, owner, claimEntry(row));
+      await recordAudit(trx, owner, store.claimAuditEntry(row));
     });
     return true;
   } catch (err) {
@@ -194,20 +181,8 @@ async function claimUnclaimed(
       await store.updateByHostId(trx, hostId, patch);
       return;
     }
-    await recordAudit(trx, owner, claimEntry({ ...row, ...patch }));
+    await recordAudit(trx, owner, store.claimAuditEntry({ ...row, ...patch }));
   });
-}
-
-function claimEntry(row: InstallationRow) {
-  return {
-    action: 'hostapp.claim',
-    target: { type: 'hostapp_installation', id: row.id },
-    summary: {
-      host_installation_id: row.host_installation_id,
-      account_login: row.account_login,
-      repository_selection: row.repository_selection,
-    },
-  };
 }
 
 function installationOf(

@@ -192,24 +192,11 @@ export class HostAppService implements CredentialSource {
     patch: store.InstallationPatch,
     now: string,
   ): Promise<void> {
-    const status = patch.status ?? 'active';
     const meanwhile = () => conflict(`Installation ${hostId} was claimed meanwhile`);
     await this.db.transaction().execute(async (trx) => {
       if (!existing) {
         try {
-          await store.insertInstallation(trx, {
-            id,
-            tenant_id: null,
-            host_installation_id: hostId,
-            account_login: patch.account_login ?? '',
-            account_type: patch.account_type ?? 'Organization',
-            repository_selection: patch.repository_selection ?? 'selected',
-            status,
-            repositories: patch.repositories ?? '[]',
-            created_at: now,
-            updated_at: now,
-            claimed_at: null,
-          });
+          await store.insertInstallation(trx, store.newInstallationRow(id, hostId, patch, now));
         } catch (err) {
           if (isUniqueViolation(err)) throw meanwhile();
           throw err;
@@ -217,15 +204,11 @@ export class HostAppService implements CredentialSource {
       }
       const claimed = await store.claimRow(trx, id, ctx.tenantId, { ...patch, claimed_at: now });
       if (claimed === 0) throw meanwhile();
-      await recordAudit(trx, ctx, {
-        action: 'hostapp.claim',
-        target: { type: 'hostapp_installation', id },
-        summary: {
-          host_installation_id: hostId,
-          account_login: patch.account_login,
-          repository_selection: patch.repository_selection,
-        },
-      });
+      await recordAudit(
+        trx,
+        ctx,
+        store.claimAuditEntry(store.newInstallationRow(id, hostId, patch, now)),
+      );
     });
   }
 

@@ -76,6 +76,42 @@ export type InstallationPatch = Partial<
   >
 > & { updated_at: string };
 
+/** A new installation row from what GitHub said of it (`patch`), claimed by `tenantId` if given. */
+export function newInstallationRow(
+  id: string,
+  hostId: string,
+  patch: InstallationPatch,
+  now: string,
+  tenantId: string | null = null,
+): InstallationRow {
+  return {
+    id,
+    tenant_id: tenantId,
+    host_installation_id: hostId,
+    account_login: patch.account_login ?? '',
+    account_type: patch.account_type ?? 'Organization',
+    repository_selection: patch.repository_selection ?? 'selected',
+    status: patch.status ?? 'active',
+    repositories: patch.repositories ?? '[]',
+    created_at: now,
+    updated_at: now,
+    claimed_at: tenantId ? now : null,
+  };
+}
+
+/** The audit entry of a claim, whoever makes it (an admin, or the webhook on arrival). */
+export function claimAuditEntry(row: InstallationRow) {
+  return {
+    action: 'hostapp.claim',
+    target: { type: 'hostapp_installation', id: row.id },
+    summary: {
+      host_installation_id: row.host_installation_id,
+      account_login: row.account_login,
+      repository_selection: row.repository_selection,
+    },
+  };
+}
+
 export async function updateByHostId(
   db: Db,
   hostInstallationId: string,

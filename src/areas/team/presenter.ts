@@ -1,8 +1,8 @@
 import type { AdminLevel } from '../../context.js';
 import type { TeamTokenDto } from './schema.js';
-import type { TeamTokenRow } from './store.js';
+import type { TeamTokenView } from './store.js';
 
-export function presentTeamToken(row: TeamTokenRow): TeamTokenDto {
+export function presentTeamToken(row: TeamTokenView): TeamTokenDto {
   return {
     id: row.id,
     name: row.name,

@@ -8,7 +8,7 @@ const tags = ['team'];
 const config = { auth: { owner: true } };
 const errors = ErrorResponses;
 
-/** Team (CMA) token management: owner-level admins only. */
+/** Team (CMA) tokens: every admin may list them; only owner-level admins create and revoke. */
 export async function teamRoutes(app: App): Promise<void> {
   const team = app.services.team;
 
@@ -28,12 +28,13 @@ export async function teamRoutes(app: App): Promise<void> {
     },
   );
 
+  // Readable by every admin level, viewers included (decisions.md 4): the list carries no secret.
   app.get(
     '/team/tokens',
     {
-      config,
       schema: {
         tags,
+        summary: 'Team tokens (id, name, level, dates; never the value or its digest)',
         querystring: PageQuery,
         response: { 200: ListOf(TeamTokenSchema), ...errors },
       },

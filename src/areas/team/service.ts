@@ -8,7 +8,10 @@ import * as store from './store.js';
 import type { TeamTokenRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
 
-/** CMA tokens (`cma_…`) for the team; only owners reach this service (routes enforce it). */
+/**
+ * CMA tokens (`cma_…`) for the team. Any admin level may list them (no secrets are listed); only
+ * owners create and revoke (the routes enforce it).
+ */
 export class TeamService {
   constructor(private readonly deps: Deps) {}
 

@@ -5,15 +5,22 @@ import type { TeamTokensTable } from '../../infra/db/schema.js';
 
 export type TeamTokenRow = Selectable<TeamTokensTable>;
 
+/** What a list shows of a team token: never its digest (nor, of course, its value). */
+export type TeamTokenView = Omit<TeamTokenRow, 'tenant_id' | 'token_digest'>;
+
 export async function listTeamTokens(
   db: Db,
   tenantId: string,
   page: { offset: number; limit: number },
-): Promise<{ rows: TeamTokenRow[]; total: number }> {
+): Promise<{ rows: TeamTokenView[]; total: number }> {
   const base = db.selectFrom('team_tokens').where('tenant_id', '=', tenantId);
   return pageOf(
     base,
-    (qb) => qb.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc'),
+    (qb) =>
+      qb
+        .select(['id', 'name', 'level', 'created_at', 'last_used_at'])
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc'),
     page,
   );
 }

@@ -55,24 +55,52 @@ describe('team (CMA) tokens', () => {
     );
   });
 
-  it('lets owners manage the team and nobody else', async () => {
+  it('lets owners manage the team and every level read the list', async () => {
     const owner = bearer((await teamToken('owner')).plain_token);
     const made = await teamToken('viewer', owner);
     expect(made.token.level).toBe('viewer');
     expect((await call('GET', '/team/tokens', owner)).statusCode).toBe(200);
 
     const admin = bearer((await teamToken('admin')).plain_token);
-    for (const [method, url, body] of [
-      ['GET', '/team/tokens', undefined],
-      ['POST', '/team/tokens', { name: 'x', level: 'owner' }],
-      ['DELETE', `/team/tokens/${made.token.id}`, undefined],
-    ] as const) {
-      const res = await call(method, url, admin, body);
-      expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json().code).toBe('FORBIDDEN');
-    }
     const viewer = bearer(made.plain_token);
-    expect((await call('GET', '/team/tokens', viewer)).statusCode).toBe(403);
+    for (const as of [admin, viewer]) {
+      for (const [method, url, body] of [
+        ['POST', '/team/tokens', { name: 'x', level: 'owner' }],
+        ['DELETE', `/team/tokens/${made.token.id}`, undefined],
+      ] as const) {
+        const res = await call(method, url, as, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json().code).toBe('FORBIDDEN');
+      }
+      const list = await call('GET', '/team/tokens', as);
+      expect(list.statusCode).toBe(200);
+      const { id, name, level } = made.token;
+      expect(list.json().data).toContainEqual(expect.objectContaining({ id, name, level }));
+    }
+    // Nothing was created or revoked by the refused calls: the viewer token still works.
+    expect((await call('GET', '/customers', viewer)).statusCode).toBe(200);
+  });
+
+  it('never lists a token value or its digest', async () => {
+    const made = await teamToken('owner');
+    const viewer = bearer((await teamToken('viewer')).plain_token);
+    const list = await call('GET', '/team/tokens?per_page=100', viewer);
+    expect(list.statusCode).toBe(200);
+    const digests = (
+      await t.runtime.services.deps.db.selectFrom('team_tokens').select('token_digest').execute()
+    ).map((r) => r.token_digest);
+    expect(digests.length).toBeGreaterThan(1);
+    for (const secret of [made.plain_token, ...digests]) expect(list.body).not.toContain(secret);
+    expect(list.body).not.toContain('cma_');
+    for (const token of list.json().data) {
+      expect(Object.keys(token).sort()).toEqual([
+        'created_at',
+        'id',
+        'last_used_at',
+        'level',
+        'name',
+      ]);
+    }
   });
 
   it('makes viewers read-only', async () => {
