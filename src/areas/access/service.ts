@@ -3,7 +3,7 @@ import { nowIso } from '../../context.js';
 import { conflict, notFound } from '../../errors.js';
 import type { FieldError } from '../../errors.js';
 import { parseConstraint } from '../../composer/semver/index.js';
-import { applyExpiry } from '../customers/service.js';
+import { applyExpiry } from '../customers/expiry.js';
 import * as cgStore from './collection-grants-store.js';
 import type { CollectionGrantView } from './collection-grants-store.js';
 import { collectPackageIds, customerExists, findPackageId, validationError } from './lookups.js';
@@ -218,7 +218,7 @@ export class AccessService {
     );
     const fresh = await Promise.all(
       rows.map(async ({ constraint, granted_at, via_collection, ...customer }) => ({
-        customer: await applyExpiry(this.db, customer),
+        customer: await applyExpiry(this.deps, customer),
         constraint,
         granted_at,
         via_collection,

@@ -1,7 +1,7 @@
 import { jwtVerify } from 'jose';
 import type { AdminActor, AdminLevel, Deps } from '../../context.js';
 import { constantTimeEqual, digest, hasValidChecksum } from '../../infra/crypto.js';
-import { applyExpiry } from '../customers/service.js';
+import { applyExpiry } from '../customers/expiry.js';
 import type { CustomerRow } from '../customers/store.js';
 
 export const CUSTOMER_TOKEN_PREFIX = 'pkt_';
@@ -81,7 +81,7 @@ export class AuthService {
     } = row;
     this.touch('customer_tokens', token_id, token_last_used_at);
     return {
-      customer: await applyExpiry(this.deps.db, customer),
+      customer: await applyExpiry(this.deps, customer),
       tokenId: token_id,
       scope,
       packageScopes: JSON.parse(package_scopes) as string[],
@@ -109,7 +109,7 @@ export class AuthService {
       ? payload.package_scopes.filter((s): s is string => typeof s === 'string')
       : [];
     return {
-      customer: await applyExpiry(this.deps.db, customer),
+      customer: await applyExpiry(this.deps, customer),
       tokenId: `jwt:${payload.jti ?? 'anonymous'}`,
       scope: typeof payload.scope === 'string' ? payload.scope : 'download',
       packageScopes: scopes,

@@ -58,14 +58,17 @@ export const SuspendBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Freeze: without `versions` (or with an empty list) it freezes every version visible now. */
 export const FreezeBody = Type.Object(
   {
-    versions: Type.Array(
-      Type.Object(
-        { package: Type.String({ minLength: 1 }), version: Type.String({ minLength: 1 }) },
-        { additionalProperties: false },
+    versions: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { package: Type.String({ minLength: 1 }), version: Type.String({ minLength: 1 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 1000 },
       ),
-      { minItems: 1, maxItems: 1000 },
     ),
   },
   { additionalProperties: false },

@@ -1,9 +1,8 @@
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
-import { conflict, invalid, notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
-import { normalizeVersion } from '../../composer/semver/index.js';
 import type {
   CreateCustomerInput,
   CustomerStatus,
@@ -14,6 +13,13 @@ import * as store from './store.js';
 import { recordAudit } from '../audit/record.js';
 import type { CustomerRow } from './store.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
+import { expireOne, expireOverdueCustomers, isOverdue, isPast } from './expiry.js';
+import {
+  FREEZE_SUMMARY_MAX,
+  INSERT_CHUNK,
+  resolveFrozenVersions,
+  visibleVersions,
+} from './frozen-versions.js';
 
 /** Statuses a transition may start from (decisions.md section 5). */
 const TRANSITIONS = {
@@ -40,34 +46,6 @@ const STATUS_SOURCE: Partial<Record<keyof typeof TRANSITIONS, StatusSource>> = {
 /** The 409 of a transition that lost a race; worth retrying, unlike other conflicts. */
 export const CHANGED_MEANWHILE = 'The customer changed meanwhile; try again';
 
-function isPast(iso: string | null): boolean {
-  return iso !== null && Date.parse(iso) <= Date.now();
-}
-
-/**
- * Moves a customer whose access date has passed to EXPIRED. Called wherever a customer is read,
- * so expiry takes effect on the very next request, with no scheduler lag.
- */
-export async function applyExpiry(db: Db, row: CustomerRow): Promise<CustomerRow> {
-  if ((row.status === 'ACTIVE' || row.status === 'FROZEN') && isPast(row.access_expires_at)) {
-    const updated_at = nowIso();
-    await db
-      .updateTable('customers')
-      .set({ status: 'EXPIRED', status_reason: 'access expired', status_source: null, updated_at })
-      .where('id', '=', row.id)
-      .where('status', '=', row.status)
-      .execute();
-    return {
-      ...row,
-      status: 'EXPIRED',
-      status_reason: 'access expired',
-      status_source: null,
-      updated_at,
-    };
-  }
-  return row;
-}
-
 /** A status a payment moved: where it was and the customer now. */
 export interface StatusChange {
   from: string;
@@ -82,25 +60,42 @@ export class CustomerService {
   }
 
   async get(ctx: Ctx, id: string): Promise<CustomerRow> {
+    await this.expireOverdue(ctx.tenantId);
     return this.getIn(this.db, ctx, id);
   }
 
   private async getIn(db: Db, ctx: Ctx, id: string): Promise<CustomerRow> {
     const row = await store.findCustomer(db, ctx.tenantId, id);
     if (!row) throw notFound('Customer');
-    return applyExpiry(db, row);
+    return this.fresh(db, row);
   }
 
   async getByExternalId(ctx: Ctx, externalId: string): Promise<CustomerRow> {
+    await this.expireOverdue(ctx.tenantId);
     const row = await store.findCustomerByExternalId(this.db, ctx.tenantId, externalId);
     if (!row) throw notFound('Customer');
-    return applyExpiry(this.db, row);
+    return this.fresh(this.db, row);
   }
 
+  /** Expires every overdue customer first, so the status filter and the total are right. */
   async list(ctx: Ctx, filter: { status?: string; offset: number; limit: number }) {
+    await this.expireOverdue(ctx.tenantId);
     const { rows, total } = await store.listCustomers(this.db, ctx.tenantId, filter);
-    const fresh = await Promise.all(rows.map((r) => applyExpiry(this.db, r)));
+    const fresh = await Promise.all(rows.map((r) => this.fresh(this.db, r)));
     return { rows: fresh, total };
+  }
+
+  /**
+   * Moves every ACTIVE or FROZEN customer of the tenant whose access_expires_at has passed to
+   * EXPIRED, with an audit entry and event each; returns how many this call moved.
+   */
+  async expireOverdue(tenantId: string): Promise<number> {
+    return expireOverdueCustomers(this.deps, tenantId);
+  }
+
+  /** The row with its access date applied (see applyExpiry). */
+  private fresh(db: Db, row: CustomerRow): Promise<CustomerRow> {
+    return isOverdue(row) ? expireOne(db, this.deps, row) : Promise.resolve(row);
   }
 
   async create(ctx: Ctx, input: CreateCustomerInput): Promise<CustomerRow> {
@@ -134,7 +129,7 @@ export class CustomerService {
       }
       throw err;
     }
-    return applyExpiry(this.db, row);
+    return this.fresh(this.db, row);
   }
 
   async update(ctx: Ctx, id: string, input: UpdateCustomerInput): Promise<CustomerRow> {
@@ -155,7 +150,7 @@ export class CustomerService {
       }
       throw err;
     }
-    return applyExpiry(this.db, { ...current, ...patch });
+    return this.fresh(this.db, { ...current, ...patch });
   }
 
   async delete(ctx: Ctx, id: string): Promise<void> {
@@ -251,30 +246,61 @@ export class CustomerService {
     return this.setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
   }
 
-  async freeze(ctx: Ctx, id: string, input: FreezeInput): Promise<CustomerRow> {
+  /**
+   * Freezes the customer at the versions listed, or, with none listed (no body, `{}`, missing or
+   * empty `versions`), at every version it can see now: so later releases stay invisible. An
+   * already FROZEN customer sees exactly its frozen set, so that set is kept as it is.
+   */
+  async freeze(ctx: Ctx, id: string, input: FreezeInput = {}): Promise<CustomerRow> {
     const row = await this.get(ctx, id);
     this.assertTransition(row, 'freeze');
-    const frozen = await this.resolveFrozenVersions(ctx, input);
+    const listed = input.versions ?? [];
+    if (listed.length === 0 && row.status === 'FROZEN') {
+      const kept = await this.frozenVersions(ctx, id);
+      return this.db.transaction().execute((trx) =>
+        this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, {
+          all_visible: true,
+          count: kept.length,
+          versions: kept.slice(0, FREEZE_SUMMARY_MAX),
+        }),
+      );
+    }
+    let frozen: { packageId: string; normalized: string }[];
+    let details: Record<string, unknown>;
+    if (listed.length > 0) {
+      frozen = await resolveFrozenVersions(this.db, ctx.tenantId, listed);
+      details = { versions: listed };
+    } else {
+      const visible = await visibleVersions(this.db, ctx.tenantId, id);
+      frozen = visible;
+      details = {
+        all_visible: true,
+        count: visible.length,
+        versions: visible
+          .slice(0, FREEZE_SUMMARY_MAX)
+          .map((v) => ({ package: v.name, version: v.version })),
+      };
+    }
     return this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('frozen_versions')
         .where('tenant_id', '=', ctx.tenantId)
         .where('customer_id', '=', id)
         .execute();
-      await trx
-        .insertInto('frozen_versions')
-        .values(
-          frozen.map((f) => ({
-            tenant_id: ctx.tenantId,
-            customer_id: id,
-            package_id: f.packageId,
-            version_normalized: f.normalized,
-          })),
-        )
-        .execute();
-      return this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, {
-        versions: input.versions,
-      });
+      for (let i = 0; i < frozen.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('frozen_versions')
+          .values(
+            frozen.slice(i, i + INSERT_CHUNK).map((f) => ({
+              tenant_id: ctx.tenantId,
+              customer_id: id,
+              package_id: f.packageId,
+              version_normalized: f.normalized,
+            })),
+          )
+          .execute();
+      }
+      return this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, details);
     });
   }
 
@@ -294,37 +320,6 @@ export class CustomerService {
       .orderBy('p.name')
       .execute();
     return rows.map((r) => ({ package: r.name, version: r.version ?? r.version_normalized }));
-  }
-
-  private async resolveFrozenVersions(ctx: Ctx, input: FreezeInput) {
-    const out = new Map<string, { packageId: string; normalized: string }>();
-    for (const [i, item] of input.versions.entries()) {
-      const field = `versions.${i}`;
-      const pkg = await this.db
-        .selectFrom('packages')
-        .select('id')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('name', '=', item.package.toLowerCase())
-        .executeTakeFirst();
-      if (!pkg) throw invalid(`${field}.package`, `package ${item.package} does not exist`);
-      let normalized: string;
-      try {
-        normalized = normalizeVersion(item.version);
-      } catch (err) {
-        throw invalid(`${field}.version`, (err as Error).message);
-      }
-      const version = await this.db
-        .selectFrom('versions')
-        .select('id')
-        .where('package_id', '=', pkg.id)
-        .where('version_normalized', '=', normalized)
-        .executeTakeFirst();
-      if (!version) {
-        throw invalid(`${field}.version`, `${item.package} has no version ${item.version}`);
-      }
-      out.set(`${pkg.id}@${normalized}`, { packageId: pkg.id, normalized });
-    }
-    return [...out.values()];
   }
 
   private assertTransition(

@@ -1,0 +1,93 @@
+import { normalizeVersion, parseConstraintCached } from '../../composer/semver/index.js';
+import { customerPackageAccess } from '../../composer/visibility.js';
+import { invalid } from '../../errors.js';
+import type { Db } from '../../infra/db/connection.js';
+import type { FreezeInput } from './schema.js';
+
+/** Rows per INSERT (and ids per IN list), well under SQLite's and PostgreSQL's parameter limits. */
+export const INSERT_CHUNK = 500;
+/** How many frozen versions an audit summary of a freeze without a list names. */
+export const FREEZE_SUMMARY_MAX = 1000;
+
+/** Whether a stored grant constraint admits a version; one that no longer parses admits none. */
+function matches(constraint: string, normalized: string): boolean {
+  try {
+    return parseConstraintCached(constraint).matches(normalized);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every version a (not frozen) customer sees now: of each package granted directly or through
+ * a collection, the versions some grant constraint matches, yanked ones excluded, as the
+ * Composer metadata shows them.
+ */
+export async function visibleVersions(db: Db, tenantId: string, customerId: string) {
+  const access = [...(await customerPackageAccess(db, tenantId, customerId)).values()];
+  const out: { packageId: string; normalized: string; name: string; version: string }[] = [];
+  for (let i = 0; i < access.length; i += INSERT_CHUNK) {
+    const chunk = access.slice(i, i + INSERT_CHUNK);
+    const versions = await db
+      .selectFrom('versions')
+      .select(['package_id', 'version', 'version_normalized'])
+      .where('tenant_id', '=', tenantId)
+      .where(
+        'package_id',
+        'in',
+        chunk.map((a) => a.packageId),
+      )
+      .where('yanked', '=', 0)
+      .execute();
+    const byId = new Map(chunk.map((a) => [a.packageId, a]));
+    for (const v of versions) {
+      const grant = byId.get(v.package_id);
+      if (!grant || !grant.constraints.some((c) => matches(c, v.version_normalized))) continue;
+      out.push({
+        packageId: v.package_id,
+        normalized: v.version_normalized,
+        name: grant.name,
+        version: v.version,
+      });
+    }
+  }
+  return out.sort(
+    (a, b) => a.name.localeCompare(b.name) || a.normalized.localeCompare(b.normalized),
+  );
+}
+
+/** The listed package/version pairs as stored rows; 400 naming the first that does not exist. */
+export async function resolveFrozenVersions(
+  db: Db,
+  tenantId: string,
+  versions: NonNullable<FreezeInput['versions']>,
+) {
+  const out = new Map<string, { packageId: string; normalized: string }>();
+  for (const [i, item] of versions.entries()) {
+    const field = `versions.${i}`;
+    const pkg = await db
+      .selectFrom('packages')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('name', '=', item.package.toLowerCase())
+      .executeTakeFirst();
+    if (!pkg) throw invalid(`${field}.package`, `package ${item.package} does not exist`);
+    let normalized: string;
+    try {
+      normalized = normalizeVersion(item.version);
+    } catch (err) {
+      throw invalid(`${field}.version`, (err as Error).message);
+    }
+    const version = await db
+      .selectFrom('versions')
+      .select('id')
+      .where('package_id', '=', pkg.id)
+      .where('version_normalized', '=', normalized)
+      .executeTakeFirst();
+    if (!version) {
+      throw invalid(`${field}.version`, `${item.package} has no version ${item.version}`);
+    }
+    out.set(`${pkg.id}@${normalized}`, { packageId: pkg.id, normalized });
+  }
+  return [...out.values()];
+}
