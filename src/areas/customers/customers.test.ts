@@ -156,4 +156,29 @@ describe('customers', () => {
     });
     expect(ok.json().status).toBe('ACTIVE');
   });
+
+  it('stores access dates in UTC and refuses ones it could not compare', async () => {
+    const offset = await create({
+      name: 'Offset',
+      email: 'offset@e.test',
+      access_expires_at: '2099-01-31T10:00:00+02:00',
+    });
+    expect(offset.statusCode, offset.body).toBe(201);
+    expect(offset.json().access_expires_at).toBe('2099-01-31T08:00:00.000Z');
+    for (const unreadable of ['2099-01-31T10:00:00+05', '2099-06-30T23:59:60Z']) {
+      const res = await create({ name: 'Bad', email: 'bad@e.test', access_expires_at: unreadable });
+      expect(res.statusCode, unreadable).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'access_expires_at' }],
+      });
+    }
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/customers/${offset.json().id}`,
+      headers: t.admin,
+      payload: { access_expires_at: '2099-01-31T10:00:00+05' },
+    });
+    expect(patched.statusCode).toBe(400);
+  });
 });

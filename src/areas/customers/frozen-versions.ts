@@ -38,6 +38,8 @@ export async function visibleVersions(db: Db, tenantId: string, customerId: stri
         chunk.map((a) => a.packageId),
       )
       .where('yanked', '=', 0)
+      // Branches move: a frozen dev-main would serve each new commit. Tags only.
+      .where('is_dev', '=', 0)
       .execute();
     const byId = new Map(chunk.map((a) => [a.packageId, a]));
     for (const v of versions) {

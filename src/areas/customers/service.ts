@@ -1,6 +1,6 @@
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, invalid, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
 import type {
@@ -45,6 +45,23 @@ const STATUS_SOURCE: Partial<Record<keyof typeof TRANSITIONS, StatusSource>> = {
 
 /** The 409 of a transition that lost a race; worth retrying, unlike other conflicts. */
 export const CHANGED_MEANWHILE = 'The customer changed meanwhile; try again';
+
+/**
+ * An access date as stored: UTC with `Z`, so every reader parses and compares it the same way.
+ * A value the schema lets through but JavaScript cannot read (`+05` offsets, leap seconds) is a
+ * 400 rather than a date that never passes.
+ */
+function accessDate(value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw invalid(
+      'access_expires_at',
+      'is not a date and time this server can read; use the form 2027-01-31T00:00:00Z',
+    );
+  }
+  return new Date(ms).toISOString();
+}
 
 /** A status a payment moved: where it was and the customer now. */
 export interface StatusChange {
@@ -110,7 +127,7 @@ export class CustomerService {
       status_reason: null,
       status_source: null,
       payment_event_at: null,
-      access_expires_at: input.access_expires_at ?? null,
+      access_expires_at: accessDate(input.access_expires_at) ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -134,7 +151,13 @@ export class CustomerService {
 
   async update(ctx: Ctx, id: string, input: UpdateCustomerInput): Promise<CustomerRow> {
     const current = await this.get(ctx, id);
-    const patch = { ...input, updated_at: nowIso() };
+    const patch = {
+      ...input,
+      ...(input.access_expires_at !== undefined
+        ? { access_expires_at: accessDate(input.access_expires_at) }
+        : {}),
+      updated_at: nowIso(),
+    };
     try {
       await this.db.transaction().execute(async (trx) => {
         await store.updateCustomer(trx, ctx.tenantId, id, patch);
@@ -318,6 +341,7 @@ export class CustomerService {
       .where('f.tenant_id', '=', ctx.tenantId)
       .where('f.customer_id', '=', id)
       .orderBy('p.name')
+      .orderBy('f.version_normalized')
       .execute();
     return rows.map((r) => ({ package: r.name, version: r.version ?? r.version_normalized }));
   }
