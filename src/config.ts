@@ -28,6 +28,12 @@ export interface Config {
   jwtSecret: string | null;
   /** Run background tasks in this process (WORKER=on|off, default on). */
   worker: boolean;
+  /**
+   * Packages may name repositories on this server's disk (file:// URLs, absolute paths):
+   * ALLOW_LOCAL_REPOSITORIES, default on except in the Cloud edition, where tenants must not
+   * read the server's files.
+   */
+  allowLocalRepositories: boolean;
   /** `packyard worker` serves /metrics, /healthz and /readyz on this port; 0 = none (WORKER_METRICS_PORT). */
   workerMetricsPort: number;
   /** Kill a git command after this many seconds (GIT_TIMEOUT_SECONDS, default 300). */
@@ -235,6 +241,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     edition: edition as Edition,
     jwtSecret: env.JWT_SECRET || null,
     worker: flag(env, 'WORKER', true),
+    allowLocalRepositories: flag(env, 'ALLOW_LOCAL_REPOSITORIES', edition !== 'cloud'),
     workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),
     gitTimeoutMs: integer(env, 'GIT_TIMEOUT_SECONDS', 300, 1) * 1000,
     hostApiTimeoutMs: integer(env, 'HOST_API_TIMEOUT_SECONDS', 15, 1) * 1000,

@@ -5,7 +5,7 @@ import { newId } from '../../infra/crypto.js';
 import type { GitCredentials } from '../../infra/git/index.js';
 import type { CredentialSource } from '../sync/credentials.js';
 import { recordAudit } from '../audit/record.js';
-import { normalizeRepositoryUrl } from '../../infra/git/repository-url.js';
+import { repositoryKey } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import { GitHubAppClient } from './github-api.js';
 import type { GitHubRepository } from './github-api.js';
@@ -247,9 +247,7 @@ export class HostAppService implements CredentialSource {
     const rows = shown.map((repo) => ({
       repo,
       package:
-        byUrl.get(normalizeRepositoryUrl(repo.clone_url)) ??
-        byUrl.get(normalizeRepositoryUrl(repo.html_url)) ??
-        null,
+        byUrl.get(repositoryKey(repo.clone_url)) ?? byUrl.get(repositoryKey(repo.html_url)) ?? null,
     }));
     return { rows, total: repos.length };
   }

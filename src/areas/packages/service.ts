@@ -14,7 +14,7 @@ import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
-import { normalizeRepositoryUrl, repositoryUrlProblem } from '../../infra/git/repository-url.js';
+import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
 
 export const SYNC_TASK = 'package.sync';
 
@@ -70,7 +70,7 @@ export class PackageService {
       if (!url) throw invalid('repository_url', 'is required for git packages');
       // The form only: an unreachable repository is reported by the first sync (sync_error),
       // so a package can be added before its host, credentials or network are in place.
-      const problem = repositoryUrlProblem(url);
+      const problem = repositoryUrlProblem(url, this.deps.config.allowLocalRepositories);
       if (problem) throw invalid('repository_url', problem);
     }
     if (await store.findPackageByName(this.deps.db, ctx.tenantId, input.name)) {
@@ -83,7 +83,7 @@ export class PackageService {
       name: input.name,
       description: null,
       repository_url: url,
-      repository_key: normalizeRepositoryUrl(url),
+      repository_key: repositoryKey(url),
       type,
       latest_version: null,
       default_branch: null,

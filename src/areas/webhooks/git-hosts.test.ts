@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { insertPackageRow } from '../../../test/factories.js';
-import { normalizeRepositoryUrl } from '../../infra/git/repository-url.js';
+import { repositoryKey } from '../../infra/git/repository-url.js';
 
 const GITHUB_SECRET = 'gh-hook-secret';
 const GITLAB_SECRET = 'gl-hook-token';
@@ -30,7 +30,7 @@ async function gitPackage(name: string, url: string): Promise<string> {
   const id = await insertPackageRow(t, name);
   await t.runtime.services.deps.db
     .updateTable('packages')
-    .set({ repository_url: url, repository_key: normalizeRepositoryUrl(url) })
+    .set({ repository_url: url, repository_key: repositoryKey(url) })
     .where('id', '=', id)
     .execute();
   return id;

@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { monorepoParentOf } from '../sync/service.js';
-import { normalizedCandidates } from '../../infra/git/repository-url.js';
+import { repositoryKeys } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from './types.js';
 
 /** The packages of the tenant whose repository is one of `urls` (normalised, any URL form). */
@@ -11,7 +11,7 @@ export async function packagesForRepository(
   ctx: Ctx,
   urls: readonly unknown[],
 ): Promise<{ id: string; name: string }[]> {
-  const wanted = normalizedCandidates(urls);
+  const wanted = repositoryKeys(urls);
   if (wanted.length === 0) return [];
   return services.deps.db
     .selectFrom('packages')

@@ -103,7 +103,7 @@ export interface PackagesTable {
   name: string;
   description: string | null;
   repository_url: string;
-  /** repository_url in normalizeRepositoryUrl's form: what push webhooks look packages up by. */
+  /** repositoryKey(repository_url): what push webhooks look packages up by. */
   repository_key: string;
   type: string;
   latest_version: string | null;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   normalizeRepositoryUrl,
-  normalizedCandidates,
+  repositoryKey,
+  repositoryKeys,
   repositoryUrlProblem,
 } from './repository-url.js';
 
@@ -67,9 +68,9 @@ describe('normalizeRepositoryUrl', () => {
     expect(normalizeRepositoryUrl('https://github.com/%E0%A4%A')).toBe('github.com/%e0%a4%a');
   });
 
-  it('collects the distinct forms of the string candidates only', () => {
+  it('collects the distinct keys of the string candidates only', () => {
     expect(
-      normalizedCandidates([
+      repositoryKeys([
         'https://github.com/acme/lib.git',
         'git@github.com:acme/lib.git',
         'git://github.com/acme/lib.git',
@@ -79,6 +80,13 @@ describe('normalizeRepositoryUrl', () => {
         { url: 'x' },
       ]),
     ).toEqual(['github.com/acme/lib']);
+  });
+
+  it('keeps keys short: a form over 512 bytes is stored as its SHA-256', () => {
+    expect(repositoryKey('https://GitHub.com/Acme/Lib.git')).toBe('github.com/acme/lib');
+    const long = repositoryKey(`https://host.test/${'%C3%A9'.repeat(300)}`);
+    expect(long).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(repositoryKey(`git@host.test:${'é'.repeat(300)}.git`)).toBe(long);
   });
 });
 
@@ -109,5 +117,16 @@ describe('repositoryUrlProblem', () => {
     ['not a url', /is not a git URL/],
   ])('refuses %s', (url, why) => {
     expect(repositoryUrlProblem(url)).toMatch(why);
+  });
+});
+
+describe('repositoryUrlProblem without local repositories', () => {
+  it.each(['file:///srv/git/lib.git', '/srv/git/lib.git'])('refuses %s', (url) => {
+    expect(repositoryUrlProblem(url, false)).toMatch(/on the server itself/);
+  });
+
+  it('still accepts remote URLs', () => {
+    expect(repositoryUrlProblem('https://github.com/acme/lib.git', false)).toBeNull();
+    expect(repositoryUrlProblem('git@github.com:acme/lib.git', false)).toBeNull();
   });
 });

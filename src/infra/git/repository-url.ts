@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+
 /** Default ports, dropped from the normalised form (any other port is kept). */
 const DEFAULT_PORTS: Readonly<Record<string, string>> = {
   http: '80',
@@ -73,16 +75,32 @@ function finish(form: string): string {
   }
 }
 
-/** The distinct normalised forms of the strings among `values` (other values are skipped). */
-export function normalizedCandidates(values: readonly unknown[]): string[] {
-  const forms = new Set<string>();
-  for (const value of values) {
-    if (typeof value !== 'string') continue;
-    const form = normalizeRepositoryUrl(value);
-    if (form !== '') forms.add(form);
-  }
-  return [...forms];
+/** Longer forms are stored as their digest: an index entry has a size limit (PostgreSQL ~2.7 KB). */
+const KEY_MAX_BYTES = 512;
+
+/**
+ * What `packages.repository_key` holds for `url`: its normalised form, or `sha256:<hex>` of it
+ * when that form is longer than 512 bytes (percent-decoding can turn a URL into multibyte text).
+ */
+export function repositoryKey(url: string): string {
+  const form = normalizeRepositoryUrl(url);
+  return Buffer.byteLength(form) > KEY_MAX_BYTES
+    ? `sha256:${crypto.createHash('sha256').update(form).digest('hex')}`
+    : form;
 }
+
+/** The repository keys of every URL form in a webhook payload (non-strings and blanks skipped). */
+export function repositoryKeys(values: readonly unknown[]): string[] {
+  const keys = new Set<string>();
+  for (const value of values) {
+    if (typeof value !== 'string' || normalizeRepositoryUrl(value) === '') continue;
+    keys.add(repositoryKey(value));
+  }
+  return [...keys];
+}
+
+const LOCAL_REFUSED =
+  'names a repository on the server itself, which this server does not allow (ALLOW_LOCAL_REPOSITORIES)';
 
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'git+ssh', 'ssh+git', 'file']);
 
@@ -91,7 +109,7 @@ const ALLOWED_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'git+ssh', 'ssh+
  * http(s), ssh, git and file URLs, scp-like `git@host:owner/repo`, or an absolute local path.
  * Only the form is checked; whether the repository answers is the first sync's business.
  */
-export function repositoryUrlProblem(url: string): string | null {
+export function repositoryUrlProblem(url: string, allowLocal = true): string | null {
   const explain = 'use https://…, ssh://…, git@host:owner/repo.git, file://… or an absolute path';
   if (url.startsWith('-')) return `is not a git URL; ${explain}`;
   // eslint-disable-next-line no-control-regex
@@ -99,7 +117,7 @@ export function repositoryUrlProblem(url: string): string | null {
   const scheme = URL_FORM.exec(url)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
     if (!ALLOWED_SCHEMES.has(scheme)) return `uses the unsupported scheme ${scheme}://; ${explain}`;
-    if (scheme === 'file') return null;
+    if (scheme === 'file') return allowLocal ? null : LOCAL_REFUSED;
     try {
       if (new URL(url).hostname === '') return `names no host; ${explain}`;
     } catch {
@@ -107,7 +125,7 @@ export function repositoryUrlProblem(url: string): string | null {
     }
     return null;
   }
-  if (url.startsWith('/')) return null;
+  if (url.startsWith('/')) return allowLocal ? null : LOCAL_REFUSED;
   const scp = SCP_FORM.exec(url);
   if (scp?.[1] !== undefined && !/^[a-z]$/i.test(scp[1]) && !url.includes('::')) return null;
   return `is not a git URL; ${explain}`;
