@@ -81,6 +81,40 @@ describe('admin API authorization, route by route', () => {
     expect(create.json().code).toBe('FORBIDDEN');
   });
 
+  it('refuses a valid customer token with 403 FORBIDDEN where customer tokens have no say', async () => {
+    const customer = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: t.admin,
+        payload: { name: 'Composer user', email: 'composer@user.test' },
+      })
+    ).json();
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/customers/${customer.id}/tokens`,
+        headers: t.admin,
+        payload: { name: 'ci', scope: 'admin' },
+      })
+    ).json().plain_token as string;
+    // The two routes customer tokens may call (decisions.md 3 and 4).
+    const customerRoutes = new Set([
+      'POST /api/v1/packages/x/x/sync',
+      'POST /api/v1/packages/x/x/artifacts',
+    ]);
+    const headers = { authorization: `Bearer ${token}` };
+    for (const route of routes) {
+      const res = await t.app.inject({ method: route.method as 'GET', url: route.url, headers });
+      const name = `${route.method} ${route.url}`;
+      expect(res.statusCode, name).not.toBe(401);
+      if (!customerRoutes.has(name)) {
+        expect(res.statusCode, name).toBe(403);
+        expect(res.json().code, name).toBe('FORBIDDEN');
+      }
+    }
+  });
+
   it('serves the OpenAPI document and its browser UI', async () => {
     const doc = await t.app.inject({ url: '/api/openapi.json' });
     expect(doc.json().openapi).toMatch(/^3\./);

@@ -65,8 +65,13 @@ export async function authenticateAdminRequest(
     request.actor = actor;
     return;
   }
+  const principal = await services.auth.authenticateCustomer(request.tenantId, token);
+  if (principal && !auth.customerScopes) {
+    // A valid token without the permission: 403, as the contract's FORBIDDEN says; 401 is for
+    // tokens that are missing, unknown or expired.
+    throw forbidden('Customer tokens may not call this endpoint of the admin API');
+  }
   if (auth.customerScopes) {
-    const principal = await services.auth.authenticateCustomer(request.tenantId, token);
     if (principal) {
       if (!auth.customerScopes.includes(principal.scope)) {
         throw forbidden(`Token scope "${principal.scope}" may not call this endpoint`);

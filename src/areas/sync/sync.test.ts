@@ -153,7 +153,9 @@ describe('sync from real git repositories', () => {
       url: '/api/v1/packages/acme/hooked',
       headers: { authorization: `Bearer ${webhook}` },
     });
-    expect(other.statusCode).toBe(401);
+    // A valid token without the permission: 403, not 401.
+    expect(other.statusCode).toBe(403);
+    expect(other.json().code).toBe('FORBIDDEN');
     await waitForSync(t, 'acme/hooked');
   });
 
