@@ -112,3 +112,39 @@ export async function waitFor<T>(
 export function basicAuth(token: string): string {
   return `Basic ${Buffer.from(`token:${token}`).toString('base64')}`;
 }
+
+/** A GraphQL answer as the tests read it. */
+export interface GqlAnswer {
+  data: Record<string, unknown> | null;
+  errors?: {
+    message: string;
+    extensions: { code: string; details?: { field: string; message?: string }[] };
+  }[];
+}
+
+/** POSTs one GraphQL operation (as the root admin unless `headers` say otherwise). */
+export async function graphql(
+  t: TestApp,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = t.admin,
+): Promise<GqlAnswer & { status: number }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers,
+    payload: { query, variables },
+  });
+  return { status: res.statusCode, ...(res.json() as GqlAnswer) };
+}
+
+/** The same, answering only the GraphQL body. */
+export async function graphqlBody(
+  t: TestApp,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = t.admin,
+): Promise<GqlAnswer> {
+  const { status: _status, ...body } = await graphql(t, query, variables, headers);
+  return body;
+}

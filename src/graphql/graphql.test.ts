@@ -1,28 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/helpers.js';
-import type { TestApp } from '../../test/helpers.js';
+import { createTestApp, graphql } from '../../test/helpers.js';
+import type { GqlAnswer, TestApp } from '../../test/helpers.js';
 import { addSyncedPackage, adminApi, insertPackageRow } from '../../test/factories.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 
-interface GqlAnswer {
-  data: Record<string, unknown> | null;
-  errors?: { message: string; extensions: { code: string; details?: unknown[] } }[];
-}
-
 function gqlOf(t: TestApp) {
-  return async (
+  return (
     query: string,
     variables: Record<string, unknown> = {},
     headers: Record<string, string> = t.admin,
-  ): Promise<GqlAnswer & { status: number }> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers,
-      payload: { query, variables },
-    });
-    return { status: res.statusCode, ...(res.json() as GqlAnswer) };
-  };
+  ) => graphql(t, query, variables, headers);
 }
 
 const codes = (a: GqlAnswer) => (a.errors ?? []).map((e) => e.extensions.code);

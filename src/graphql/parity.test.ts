@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/helpers.js';
-import type { TestApp } from '../../test/helpers.js';
+import { createTestApp, graphqlBody } from '../../test/helpers.js';
+import type { GqlAnswer, TestApp } from '../../test/helpers.js';
 import { adminApi, insertPackageRow } from '../../test/factories.js';
-
-interface GqlAnswer {
-  data: Record<string, unknown> | null;
-  errors?: { message: string; extensions: { code: string; details?: { field: string }[] } }[];
-}
 
 let t: TestApp;
 let api: ReturnType<typeof adminApi>;
 
-async function gql(query: string, headers: Record<string, string> = t.admin) {
-  const res = await t.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query } });
-  return res.json() as GqlAnswer;
-}
+const gql = (query: string, headers: Record<string, string> = t.admin) =>
+  graphqlBody(t, query, {}, headers);
 
 async function rest(method: string, url: string, payload?: object, headers = t.admin) {
   const res = await t.app.inject({

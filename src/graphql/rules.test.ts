@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/helpers.js';
-import type { TestApp } from '../../test/helpers.js';
+import { createTestApp, graphql } from '../../test/helpers.js';
+import type { GqlAnswer, TestApp } from '../../test/helpers.js';
 import { loadConfig } from '../config.js';
 import { buildSchema, parse } from './graphql-js.js';
 import { typeDefs } from './schema.js';
 import { operationCost } from './complexity.js';
 
-interface GqlAnswer {
-  data: Record<string, unknown> | null;
-  errors?: { message: string; extensions: { code: string } }[];
-}
-
-async function gql(t: TestApp, query: string, headers: Record<string, string> = t.admin) {
-  const res = await t.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query } });
-  return { status: res.statusCode, ...(res.json() as GqlAnswer) };
-}
+const gql = (t: TestApp, query: string, headers: Record<string, string> = t.admin) =>
+  graphql(t, query, {}, headers);
 
 const codes = (a: GqlAnswer) => (a.errors ?? []).map((e) => e.extensions.code);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp } from '../../../test/helpers.js';
+import { basicAuth, createTestApp, graphqlBody } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import {
   addSyncedPackage,
@@ -64,15 +64,7 @@ async function listIds(query: string) {
   return { ids: (res.data as { id: string }[]).map((c) => c.id), total: res.pagination.total };
 }
 
-async function gql(query: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/graphql',
-    headers: t.admin,
-    payload: { query },
-  });
-  return res.json() as { data: Record<string, unknown> | null; errors?: unknown[] };
-}
+const gql = (query: string) => graphqlBody(t, query);
 
 describe('time-based expiry', () => {
   it('lists an overdue customer as EXPIRED at once, with right totals, in REST and GraphQL', async () => {

@@ -35,7 +35,7 @@ export function isOverdue(row: ExpiryCandidate): boolean {
  */
 async function expireCustomers(
   db: Db,
-  hooks: ExpiryDeps,
+  deps: ExpiryDeps,
   tenantId: string,
   rows: ExpiryCandidate[],
 ): Promise<Map<string, string>> {
@@ -73,7 +73,7 @@ async function expireCustomers(
   else await db.transaction().execute(run);
   if (moved.size > 0) {
     for (const customerId of moved.keys()) {
-      hooks.events.publish({
+      deps.events.publish({
         type: 'customer.activity',
         tenantId,
         customerId,
@@ -83,10 +83,10 @@ async function expireCustomers(
         at: updated_at,
       });
     }
-    if (!db.isTransaction) await hooks.generations.bump(tenantId);
+    if (!db.isTransaction) await deps.generations.bump(tenantId);
     else {
-      hooks.generations.bump(tenantId).catch((err: unknown) => {
-        hooks.log.warn({ err, tenant: tenantId }, 'customer expiry: cache generation not moved');
+      deps.generations.bump(tenantId).catch((err: unknown) => {
+        deps.log.warn({ err, tenant: tenantId }, 'customer expiry: cache generation not moved');
       });
     }
   }
@@ -94,12 +94,12 @@ async function expireCustomers(
 }
 
 /** One customer through expireCustomers; answers the row as it is afterwards. */
-export async function expireOne(db: Db, hooks: ExpiryDeps, row: CustomerRow): Promise<CustomerRow> {
+async function expireOne(db: Db, deps: ExpiryDeps, row: CustomerRow): Promise<CustomerRow> {
   let current = row;
   // A lost race re-reads the row: usually another request expired it; if it changed otherwise
   // and is still overdue, try again (bounded, as every retry follows someone else's write).
   for (let attempt = 0; attempt < 3 && isOverdue(current); attempt++) {
-    const moved = await expireCustomers(db, hooks, current.tenant_id, [current]);
+    const moved = await expireCustomers(db, deps, current.tenant_id, [current]);
     const updated_at = moved.get(current.id);
     if (updated_at) {
       return {
@@ -120,10 +120,15 @@ export async function expireOne(db: Db, hooks: ExpiryDeps, row: CustomerRow): Pr
 /**
  * Moves a customer whose access date has passed to EXPIRED. Called wherever a customer is read,
  * so expiry takes effect on the very next request, with no scheduler lag. Records the audit entry
- * and event (once, whoever wins a race) and moves the cache generation.
+ * and event (once, whoever wins a race) and moves the cache generation. `db` may be the caller's
+ * transaction.
  */
-export async function applyExpiry(deps: ExpiryDeps, row: CustomerRow): Promise<CustomerRow> {
-  return isOverdue(row) ? expireOne(deps.db, deps, row) : row;
+export async function applyExpiry(
+  deps: ExpiryDeps,
+  row: CustomerRow,
+  db: Db = deps.db,
+): Promise<CustomerRow> {
+  return isOverdue(row) ? expireOne(db, deps, row) : row;
 }
 
 /**

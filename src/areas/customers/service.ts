@@ -13,7 +13,7 @@ import * as store from './store.js';
 import { recordAudit } from '../audit/record.js';
 import type { CustomerRow } from './store.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
-import { expireOne, expireOverdueCustomers, isOverdue, isPast } from './expiry.js';
+import { applyExpiry, expireOverdueCustomers, isPast } from './expiry.js';
 import {
   FREEZE_SUMMARY_MAX,
   INSERT_CHUNK,
@@ -84,21 +84,21 @@ export class CustomerService {
   private async getIn(db: Db, ctx: Ctx, id: string): Promise<CustomerRow> {
     const row = await store.findCustomer(db, ctx.tenantId, id);
     if (!row) throw notFound('Customer');
-    return this.fresh(db, row);
+    return applyExpiry(this.deps, row, db);
   }
 
   async getByExternalId(ctx: Ctx, externalId: string): Promise<CustomerRow> {
     await this.expireOverdue(ctx.tenantId);
     const row = await store.findCustomerByExternalId(this.db, ctx.tenantId, externalId);
     if (!row) throw notFound('Customer');
-    return this.fresh(this.db, row);
+    return applyExpiry(this.deps, row);
   }
 
   /** Expires every overdue customer first, so the status filter and the total are right. */
   async list(ctx: Ctx, filter: { status?: string; offset: number; limit: number }) {
     await this.expireOverdue(ctx.tenantId);
     const { rows, total } = await store.listCustomers(this.db, ctx.tenantId, filter);
-    const fresh = await Promise.all(rows.map((r) => this.fresh(this.db, r)));
+    const fresh = await Promise.all(rows.map((r) => applyExpiry(this.deps, r)));
     return { rows: fresh, total };
   }
 
@@ -108,11 +108,6 @@ export class CustomerService {
    */
   async expireOverdue(tenantId: string): Promise<number> {
     return expireOverdueCustomers(this.deps, tenantId);
-  }
-
-  /** The row with its access date applied (see applyExpiry). */
-  private fresh(db: Db, row: CustomerRow): Promise<CustomerRow> {
-    return isOverdue(row) ? expireOne(db, this.deps, row) : Promise.resolve(row);
   }
 
   async create(ctx: Ctx, input: CreateCustomerInput): Promise<CustomerRow> {
@@ -146,7 +141,7 @@ export class CustomerService {
       }
       throw err;
     }
-    return this.fresh(this.db, row);
+    return applyExpiry(this.deps, row);
   }
 
   async update(ctx: Ctx, id: string, input: UpdateCustomerInput): Promise<CustomerRow> {
@@ -173,7 +168,7 @@ export class CustomerService {
       }
       throw err;
     }
-    return this.fresh(this.db, { ...current, ...patch });
+    return applyExpiry(this.deps, { ...current, ...patch });
   }
 
   async delete(ctx: Ctx, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { loadConfig } from '../../config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, waitFor } from '../../../test/helpers.js';
+import { createTestApp, graphqlBody, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { waitForSync } from '../../../test/factories.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
@@ -104,18 +104,7 @@ async function syncInstallation(id: string) {
   return done.json().result as { added: string[]; updated: string[]; skipped: unknown[] };
 }
 
-async function gql(query: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/graphql',
-    headers: t.admin,
-    payload: { query },
-  });
-  return res.json() as {
-    data?: Record<string, unknown>;
-    errors?: { extensions?: { code?: string } }[];
-  };
-}
+const gql = (query: string) => graphqlBody(t, query);
 
 describe('GitHub App: not configured', () => {
   it('says so in status and refuses everything else with FEATURE_NOT_AVAILABLE', async () => {
