@@ -1,7 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { ArchiveStorage, StoredObject } from './storage.js';
+import { createWriteStream } from 'node:fs';
+import { Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ArchiveStorage, StoredObject, StoredRead, StoredWrite } from './storage.js';
 
 /** Archives as files under one root folder; writes go to a temp file and are renamed in place. */
 export class FsStorage implements ArchiveStorage {
@@ -20,6 +24,42 @@ export class FsStorage implements ArchiveStorage {
     const tmp = `${target}.${crypto.randomBytes(6).toString('hex')}.tmp`;
     await fs.writeFile(tmp, data);
     await fs.rename(tmp, target);
+  }
+
+  async putStream(key: string, body: Readable): Promise<StoredWrite> {
+    const target = this.file(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+    const hash = crypto.createHash('sha1');
+    let size = 0;
+    const measure = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, measure, createWriteStream(tmp));
+      await fs.rename(tmp, target);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+    return { size, sha1: hash.digest('hex') };
+  }
+
+  async getStream(key: string): Promise<StoredRead | null> {
+    const file = this.file(key);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    const { size } = await handle.stat();
+    return { body: handle.createReadStream(), size };
   }
 
   async get(key: string): Promise<Buffer | null> {

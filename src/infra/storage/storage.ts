@@ -1,8 +1,17 @@
-/** Where archives live: the filesystem now, S3 later, behind this one narrow interface. */
+import type { Readable } from 'node:stream';
+
+/** Where archives live: the filesystem or S3, behind this one narrow interface. */
 export interface ArchiveStorage {
   put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Writes a stream without holding it whole in memory; the object appears only once complete
+   * (a failed or aborted stream leaves nothing under the key). Answers its size and SHA-1.
+   */
+  putStream(key: string, body: Readable): Promise<StoredWrite>;
   /** The bytes, or null when nothing is stored under the key. */
   get(key: string): Promise<Buffer | null>;
+  /** The object as a stream with its size, or null when nothing is stored under the key. */
+  getStream(key: string): Promise<StoredRead | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Every stored key under a prefix (`tenant/`), with when it was last written. */
@@ -14,4 +23,15 @@ export interface ArchiveStorage {
 export interface StoredObject {
   key: string;
   modifiedAt: Date;
+}
+
+export interface StoredWrite {
+  size: number;
+  /** Hex SHA-1 of the bytes written. */
+  sha1: string;
+}
+
+export interface StoredRead {
+  body: Readable;
+  size: number;
 }
