@@ -8,7 +8,7 @@ import { TaskService } from './areas/tasks/service.js';
 import { Worker } from './areas/tasks/worker.js';
 import { Scheduler } from './areas/tasks/scheduler.js';
 import { CLEANUP_TASK, SYNC_ALL_TASK } from './areas/tasks/schema.js';
-import { ComposerService } from './composer/service.js';
+import { ComposerService } from './areas/composer-repository/service.js';
 import { AuditService } from './areas/audit/service.js';
 import { StatsService } from './areas/stats/service.js';
 import { MonorepoService } from './areas/monorepo/service.js';

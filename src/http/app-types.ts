@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
-    /** Answers p2 cache hits before routing (src/composer/fast-path.ts). */
+    /** Answers p2 cache hits before routing (src/areas/composer-repository/fast-path.ts). */
     p2FastPath: { hits: number };
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../context.js';
 import { forbidden, unauthorized } from '../errors.js';
 import type { CustomerPrincipal } from '../areas/auth/service.js';
-import { customerSecret } from '../composer/credentials.js';
+import { customerSecret } from '../areas/composer-repository/credentials.js';
 
 /** Per-route authorization settings, declared in each route's `config`. */
 export interface RouteAuth {

@@ -40,7 +40,7 @@ export function createMetrics(
     registers: [registry],
   });
 
-  // The p2 fast path answers before Fastify (src/composer/fast-path.ts) and only bumps a plain
+  // The p2 fast path answers before Fastify (src/areas/composer-repository/fast-path.ts) and only bumps a plain
   // number; the counter catches up with it at scrape time, so the hot path pays nothing.
   let fastPathSeen = 0;
   new Counter({

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { digest } from '../infra/crypto.js';
-import { customerSecret } from '../composer/credentials.js';
+import { customerSecret } from '../areas/composer-repository/credentials.js';
 import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
 

@@ -12,7 +12,7 @@ import * as store from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
 import { archiveKey } from '../sync/archives.js';
 import { readArtifactZip, resolveArtifactVersion } from './zip.js';
-import { assertStorageLeft } from '../../composer/usage.js';
+import { assertStorageLeft } from '../usage/service.js';
 import { recordAudit } from '../audit/record.js';
 
 /** How many times ARTIFACT_MAX_BYTES a zip may unpack to. */

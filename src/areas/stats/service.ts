@@ -1,7 +1,7 @@
 import type { Ctx, Deps } from '../../context.js';
 import { invalid, notFound } from '../../errors.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
-import type { UsageService } from '../../composer/usage.js';
+import type { UsageService } from '../usage/service.js';
 import type {
   DailyStatsDto,
   DayCount,

@@ -3,7 +3,7 @@ import { basicAuth, createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { addSyncedPackage, createCustomer } from '../../../test/factories.js';
-import { UsageService } from '../../composer/usage.js';
+import { UsageService } from '../usage/service.js';
 import { resolveRange } from './service.js';
 
 let t: TestApp;

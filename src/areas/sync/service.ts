@@ -15,7 +15,7 @@ import { RepositoryCredentials } from './credentials.js';
 import type { Analysis, Candidate, SkippedRef } from './analyze.js';
 import { archiveKey, buildArchives } from './archives.js';
 import type { BuiltArchive } from './archives.js';
-import { assertStorageLeft } from '../../composer/usage.js';
+import { assertStorageLeft } from '../usage/service.js';
 
 export interface SyncResult {
   versions: number;

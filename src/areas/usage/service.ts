@@ -1,5 +1,5 @@
-import type { Deps } from '../context.js';
-import { AppError } from '../errors.js';
+import type { Deps } from '../../context.js';
+import { AppError } from '../../errors.js';
 
 export interface UsageFigures {
   bandwidthUsed: number;

@@ -1,15 +1,15 @@
-import type { Deps } from '../context.js';
-import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
-import type { CustomerPrincipal } from '../areas/auth/service.js';
-import type { AuthService } from '../areas/auth/service.js';
-import { findPackageByName, findVersion } from '../areas/packages/store.js';
-import type { PackageRow, VersionRow } from '../areas/packages/store.js';
-import { normalizeVersion, parseConstraintCached } from './semver/index.js';
-import type { Constraint } from './semver/index.js';
-import type { MetadataKind, StoredEntry, VersionEntry } from './metadata.js';
-import { scopeAllows } from './package-scopes.js';
-import { customerPackageAccess, frozenVersions } from './visibility.js';
-import { UsageService } from './usage.js';
+import type { Deps } from '../../context.js';
+import { AppError, forbidden, notFound, unauthorized } from '../../errors.js';
+import type { CustomerPrincipal } from '../auth/service.js';
+import type { AuthService } from '../auth/service.js';
+import { findPackageByName, findVersion } from '../packages/store.js';
+import type { PackageRow, VersionRow } from '../packages/store.js';
+import { normalizeVersion, parseConstraintCached } from '../../composer/semver/index.js';
+import type { Constraint } from '../../composer/semver/index.js';
+import type { MetadataKind, StoredEntry, VersionEntry } from '../../composer/metadata.js';
+import { scopeAllows } from '../../composer/package-scopes.js';
+import { customerPackageAccess, frozenVersions } from '../../composer/visibility.js';
+import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
 
 const DOWNLOAD_SCOPES = new Set(['admin', 'developer', 'download']);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
-import type { TestApp } from '../../test/helpers.js';
-import { GitFixture } from '../../test/fixtures/git-repo.js';
-import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories.js';
+import { basicAuth, createTestApp, waitFor } from '../../../test/helpers.js';
+import type { TestApp } from '../../../test/helpers.js';
+import { GitFixture } from '../../../test/fixtures/git-repo.js';
+import { adminApi, addSyncedPackage, createCustomer } from '../../../test/factories.js';
 
 let t: TestApp;
 const repos: GitFixture[] = [];

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { digest } from '../infra/crypto.js';
-import { DEFAULT_TENANT_ID } from '../infra/db/schema.js';
+import { digest } from '../../infra/crypto.js';
+import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { customerSecret } from './credentials.js';
-import type { MetadataKind } from './metadata.js';
+import type { MetadataKind } from '../../composer/metadata.js';
 import { ResponseCache, isFresh } from './response-cache.js';
-import type { FastPathGate } from '../http/rate-limit.js';
+import type { FastPathGate } from '../../http/rate-limit.js';
 
 const P2_PATH = /^\/p2\/([a-z0-9_.-]+\/[a-z0-9_.-]+?)(~dev)?\.json$/;
 

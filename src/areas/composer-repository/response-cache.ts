@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { CacheGeneration } from '../infra/cache-generation.js';
+import type { CacheGeneration } from '../../infra/cache-generation.js';
 
 /** A rendered metadata answer: what the route sends, and what makes it conditional. */
 export interface RenderedDocument {

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../http/app-types.js';
-import { notFound } from '../errors.js';
-import { hasFeature, requireFeature } from '../editions.js';
+import type { App } from '../../http/app-types.js';
+import { notFound } from '../../errors.js';
+import { hasFeature, requireFeature } from '../../editions.js';
 import { customerSecret } from './credentials.js';
-import type { MetadataKind } from './metadata.js';
-import { digest } from '../infra/crypto.js';
-import type { CustomerPrincipal } from '../areas/auth/service.js';
+import type { MetadataKind } from '../../composer/metadata.js';
+import { digest } from '../../infra/crypto.js';
+import type { CustomerPrincipal } from '../auth/service.js';
 import { ResponseCache, isFresh, render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
 import { p2CacheKey } from './fast-path.js';

@@ -1,4 +1,4 @@
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../../errors.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

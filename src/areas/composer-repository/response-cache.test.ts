@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
-import type { TestApp } from '../../test/helpers.js';
-import { GitFixture } from '../../test/fixtures/git-repo.js';
-import { adminApi, addSyncedPackage, createCustomer, waitForSync } from '../../test/factories.js';
-import { buildApp } from '../app.js';
-import { openRuntime } from '../runtime.js';
+import { basicAuth, createTestApp, waitFor } from '../../../test/helpers.js';
+import type { TestApp } from '../../../test/helpers.js';
+import { GitFixture } from '../../../test/fixtures/git-repo.js';
+import {
+  adminApi,
+  addSyncedPackage,
+  createCustomer,
+  waitForSync,
+} from '../../../test/factories.js';
+import { buildApp } from '../../app.js';
+import { openRuntime } from '../../runtime.js';
 
 let t: TestApp;
 let repo: GitFixture;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp } from '../../test/helpers.js';
-import type { TestApp } from '../../test/helpers.js';
-import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories.js';
-import { GitFixture } from '../../test/fixtures/git-repo.js';
-import { DEFAULT_TENANT_ID } from '../infra/db/schema.js';
-import { StorageLimitError, assertStorageLeft, storageUsed } from './usage.js';
+import { basicAuth, createTestApp } from '../../../test/helpers.js';
+import type { TestApp } from '../../../test/helpers.js';
+import { adminApi, addSyncedPackage, createCustomer } from '../../../test/factories.js';
+import { GitFixture } from '../../../test/fixtures/git-repo.js';
+import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
+import { StorageLimitError, assertStorageLeft, storageUsed } from './service.js';
 
 let t: TestApp;
 let repo: GitFixture;
