@@ -1,18 +1,21 @@
 import type { Deps } from './context.js';
 import { AuthService } from './areas/auth/service.js';
 import { CustomerService } from './areas/customers/service.js';
-import { PackageService, SYNC_TASK } from './areas/packages/service.js';
+import { PackageService } from './areas/packages/service.js';
 import { SyncService } from './areas/sync/service.js';
 import { ArtifactService } from './areas/artifacts/service.js';
 import { TaskService } from './areas/tasks/service.js';
 import { Worker } from './areas/tasks/worker.js';
 import { Scheduler } from './areas/tasks/scheduler.js';
-import { CLEANUP_TASK, SYNC_ALL_TASK } from './areas/tasks/schema.js';
+import { CLEANUP_TASK, SYNC_ALL_TASK, SYNC_TASK } from './areas/tasks/schema.js';
 import { ComposerService } from './areas/composer-repository/service.js';
 import { AuditService } from './areas/audit/service.js';
 import { StatsService } from './areas/stats/service.js';
 import { MonorepoService } from './areas/monorepo/service.js';
-import { createAreaServices } from './areas/registry.js';
+import { TokenService } from './areas/tokens/service.js';
+import { TeamService } from './areas/team/service.js';
+import { AccessService } from './areas/access/service.js';
+import { CollectionService } from './areas/collections/service.js';
 import { RepositoryCredentials } from './areas/sync/credentials.js';
 import { WebhookService } from './areas/webhooks/service.js';
 import { createWebhookAdapters } from './areas/webhooks/adapters/index.js';
@@ -21,7 +24,7 @@ import { HOSTAPP_SYNC_TASK, HostAppService } from './areas/hostapp/service.js';
 import { BillingService } from './areas/billing/service.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
-export type Services = AreaServices & {
+export interface Services {
   deps: Deps;
   auth: AuthService;
   composer: ComposerService;
@@ -38,9 +41,11 @@ export type Services = AreaServices & {
   oauth: OAuthService;
   hostApp: HostAppService;
   billing: BillingService;
-};
-
-type AreaServices = ReturnType<typeof createAreaServices>;
+  tokens: TokenService;
+  team: TeamService;
+  access: AccessService;
+  collections: CollectionService;
+}
 
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const tasks = new TaskService(deps);
@@ -95,12 +100,22 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     monorepos: new MonorepoService(deps),
     tasks,
     worker: new Worker(deps, tasks, handlers, { scheduler }),
-    ...createAreaServices(deps),
+    tokens: new TokenService(deps),
+    team: new TeamService(deps),
+    access: new AccessService(deps),
+    collections: new CollectionService(deps),
     webhooks: new WebhookService(deps),
     oauth,
     hostApp,
     billing: new BillingService(deps, customers),
   };
-  services.webhooks.useAdapters(createWebhookAdapters(services));
+  services.webhooks.useAdapters(
+    createWebhookAdapters({
+      db: deps.db,
+      packages: services.packages,
+      hostApp,
+      billing: services.billing,
+    }),
+  );
   return services;
 }

@@ -26,7 +26,8 @@ import { presentConnection } from '../areas/oauth/presenter.js';
 import { AuditQuery } from '../areas/audit/schema.js';
 import { compareVersions } from '../composer/semver/index.js';
 import { accessOfCustomers, packagesByName, versionsOfPackages } from './store.js';
-import { compact, validateInput } from './validate.js';
+import { compact } from './validate.js';
+import { validateInput } from '../validation.js';
 
 declare module 'mercurius' {
   interface MercuriusContext {

@@ -1,6 +1,8 @@
 import type { FastifyError } from 'fastify';
 import { AppError, ERROR_STATUS } from '../errors.js';
 import type { ErrorCode, FieldError } from '../errors.js';
+import { validationError } from '../validation.js';
+import type { ValidationItem } from '../validation.js';
 
 /** The body of every error answer (decisions.md section 3). */
 export interface ErrorBody {
@@ -37,29 +39,6 @@ function body(code: ErrorCode, message: string, details?: FieldError[]): ErrorBo
     : { error: code.toLowerCase(), code, message };
 }
 
-interface ValidationItem {
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-function fieldOf(item: ValidationItem, context: string | undefined): string {
-  const base = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  const params = item.params ?? {};
-  const extra =
-    (typeof params.missingProperty === 'string' && params.missingProperty) ||
-    (typeof params.additionalProperty === 'string' && params.additionalProperty) ||
-    '';
-  const field = [base, extra].filter(Boolean).join('.');
-  return field || context || 'body';
-}
-
-function validationMessage(item: ValidationItem): string {
-  const params = item.params ?? {};
-  if (typeof params.additionalProperty === 'string') return 'unknown field';
-  return item.message ?? 'is invalid';
-}
-
 /** The one place that turns any thrown error into a status and a contract error body. */
 export function mapError(err: unknown): MappedError {
   if (err instanceof AppError) {
@@ -67,13 +46,12 @@ export function mapError(err: unknown): MappedError {
   }
   const fe = err as Partial<FastifyError> & { validation?: ValidationItem[] };
   if (Array.isArray(fe.validation)) {
-    const details = fe.validation.map((item) => ({
-      field: fieldOf(item, fe.validationContext),
-      message: validationMessage(item),
-    }));
-    const first = details[0];
-    const message = first ? `${first.field}: ${first.message}` : 'Invalid request';
-    return { status: 400, body: body('VALIDATION_ERROR', message, details), internal: false };
+    const invalid = validationError(fe.validation, fe.validationContext);
+    return {
+      status: 400,
+      body: body(invalid.code, invalid.message, invalid.details),
+      internal: false,
+    };
   }
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   const code = CODE_BY_STATUS[status];

@@ -8,7 +8,8 @@ import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { startServer } from '../../test/e2e/server.js';
 import type { RunningServer } from '../../test/e2e/server.js';
-import { WindowCounter, rateLimitKey } from './rate-limit.js';
+import { rateLimitKey } from './rate-limit.js';
+import { WindowCounter } from '../infra/window-counter.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

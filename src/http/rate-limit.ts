@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { digest } from '../infra/crypto.js';
 import { customerSecret } from '../areas/composer-repository/credentials.js';
+import { WindowCounter } from '../infra/window-counter.js';
 import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
 
@@ -38,35 +39,6 @@ export function rateLimitedError(max: number, retryAfterSeconds: number): AppErr
     'RATE_LIMITED',
     `Rate limit exceeded: at most ${max} requests per minute; retry in ${retryAfterSeconds} s`,
   );
-}
-
-/**
- * Fixed-window request counters in memory, for one node. The Fastify plugin uses it as its store,
- * and the p2 fast path counts against the very same counters, synchronously.
- */
-export class WindowCounter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-  private nextSweep = 0;
-
-  constructor(private readonly windowMs = RATE_WINDOW_MS) {}
-
-  /** Counts one request; returns the count in the current window and the ms until it resets. */
-  hit(key: string, now = Date.now()): { current: number; ttl: number } {
-    if (now >= this.nextSweep) this.sweep(now);
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + this.windowMs };
-      this.windows.set(key, w);
-    }
-    w.count += 1;
-    return { current: w.count, ttl: w.resetAt - now };
-  }
-
-  /** Drops ended windows, at most once per window, so memory follows the active keys. */
-  private sweep(now: number): void {
-    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
-    this.nextSweep = now + this.windowMs;
-  }
 }
 
 /** What the p2 fast path does with a cache hit: answer it, it was answered 429, or leave it. */
@@ -106,8 +78,8 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
     redis.on('error', (err: Error) => onRedisError?.(err));
   }
   const counters: Record<LimitedScope, WindowCounter> = {
-    admin: new WindowCounter(),
-    composer: new WindowCounter(),
+    admin: new WindowCounter(RATE_WINDOW_MS),
+    composer: new WindowCounter(RATE_WINDOW_MS),
   };
 
   const options = (which: LimitedScope): RateLimitPluginOptions => {

@@ -1,6 +1,6 @@
 import type { Ctx, Deps } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { validateInput } from '../../graphql/validate.js';
+import { validateInput } from '../../validation.js';
 import { CHANGED_MEANWHILE } from '../customers/service.js';
 import type { CustomerService } from '../customers/service.js';
 import type { Db } from '../../infra/db/connection.js';

@@ -1,9 +1,12 @@
 import type { WebhookAdapterFactory } from '../webhooks/types.js';
 import { header } from '../webhooks/types.js';
 import { verifyStripeSignature } from '../webhooks/signatures.js';
+import type { BillingService } from './service.js';
 
 /** Stripe: Stripe-Signature (t=…,v1=…), the event id as delivery id, type in the body. */
-export const paymentAdapter: WebhookAdapterFactory = (services) => ({
+export const paymentAdapter: WebhookAdapterFactory<
+  Pick<BillingService, 'handleEvent' | 'parseEvent'>
+> = (billing) => ({
   verify: (body, headers, secret) =>
     verifyStripeSignature(body, header(headers, 'stripe-signature'), secret),
   // Stripe names the event in the body only.
@@ -16,6 +19,5 @@ export const paymentAdapter: WebhookAdapterFactory = (services) => ({
     return typeof id === 'string' && id !== '' ? id : null;
   },
   // Subscription and invoice events -> customer status (decisions.md 5).
-  handle: async (ctx, _event, payload) =>
-    services.billing.handleEvent(ctx, services.billing.parseEvent(payload)),
+  handle: async (ctx, _event, payload) => billing.handleEvent(ctx, billing.parseEvent(payload)),
 });

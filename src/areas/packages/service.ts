@@ -8,6 +8,7 @@ import { rebuildPackageMetadata } from '../../composer/metadata.js';
 import { customerPackageAccess } from '../../composer/visibility.js';
 import type { EnqueueOptions, TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
+import { SYNC_TASK } from '../tasks/schema.js';
 import type { SyncService } from '../sync/service.js';
 import { monorepoParentOf } from '../sync/service.js';
 import type { AddPackageInput } from './schema.js';
@@ -15,8 +16,6 @@ import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
 import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
-
-export const SYNC_TASK = 'package.sync';
 
 /** Turns `vendor` and `name` path parts into a package name, or a 404 for malformed names. */
 export function packageName(vendor: string, name: string): string {

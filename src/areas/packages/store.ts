@@ -24,6 +24,18 @@ export async function findPackageById(db: Db, tenantId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** The tenant's git-synced packages whose repository key is one of `keys`, by name. */
+export async function findPackagesByRepositoryKeys(db: Db, tenantId: string, keys: string[]) {
+  return db
+    .selectFrom('packages')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', tenantId)
+    .where('repository_key', 'in', keys)
+    .where('type', '!=', 'artifact')
+    .orderBy('name')
+    .execute();
+}
+
 export async function listPackages(
   db: Db,
   tenantId: string,

@@ -2,10 +2,12 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { IsoDateTime, Nullable } from '../../http/schemas.js';
 
+/** Syncs one package (payload `package_id`). */
+export const SYNC_TASK = 'package.sync';
 /** Task types a caller may queue through `POST /api/v1/tasks`. */
 export const SYNC_ALL_TASK = 'packages.sync_all';
 export const CLEANUP_TASK = 'cleanup';
-export const PUBLIC_TASK_TYPES = ['package.sync', SYNC_ALL_TASK, CLEANUP_TASK] as const;
+export const PUBLIC_TASK_TYPES = [SYNC_TASK, SYNC_ALL_TASK, CLEANUP_TASK] as const;
 
 const Status = Type.Union([
   Type.Literal('pending'),

@@ -1,26 +1,27 @@
 import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { Db } from '../../infra/db/connection.js';
+import type { PackageService } from '../packages/service.js';
+import { findPackageById, findPackagesByRepositoryKeys } from '../packages/store.js';
 import { monorepoParentOf } from '../sync/service.js';
 import { repositoryKeys } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from './types.js';
 
+/** What a push needs: the packages to read, and the one operation that queues their sync. */
+export interface PushDeps {
+  db: Db;
+  packages: Pick<PackageService, 'requestSync'>;
+}
+
 /** The packages of the tenant whose repository is one of `urls` (normalised, any URL form). */
-export async function packagesForRepository(
-  services: Services,
+async function packagesForRepository(
+  db: Db,
   ctx: Ctx,
   urls: readonly unknown[],
 ): Promise<{ id: string; name: string }[]> {
   const wanted = repositoryKeys(urls);
   if (wanted.length === 0) return [];
-  return services.deps.db
-    .selectFrom('packages')
-    .select(['id', 'name'])
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('repository_key', 'in', wanted)
-    .where('type', '!=', 'artifact')
-    .orderBy('name')
-    .execute();
+  return findPackagesByRepositoryKeys(db, ctx.tenantId, wanted);
 }
 
 /**
@@ -30,15 +31,14 @@ export async function packagesForRepository(
  * Shared by the git-host routes and the GitHub App's route.
  */
 export async function queueRepositorySyncs(
-  services: Services,
+  { db, packages }: PushDeps,
   ctx: Ctx,
   urls: readonly unknown[],
 ): Promise<WebhookResult> {
-  const matched = await packagesForRepository(services, ctx, urls);
+  const matched = await packagesForRepository(db, ctx, urls);
   if (matched.length === 0) {
     return { status: 'ignored', message: 'no package uses this repository' };
   }
-  const { db } = services.deps;
   const toSync = new Map<string, string>();
   const involved = new Set(matched.map((p) => p.id));
   for (const pkg of matched) {
@@ -47,12 +47,7 @@ export async function queueRepositorySyncs(
       toSync.set(pkg.id, pkg.name);
       continue;
     }
-    const parent = await db
-      .selectFrom('packages')
-      .select(['id', 'name'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', parentId)
-      .executeTakeFirst();
+    const parent = await findPackageById(db, ctx.tenantId, parentId);
     if (parent) {
       toSync.set(parent.id, parent.name);
       involved.add(parent.id);
@@ -61,7 +56,7 @@ export async function queueRepositorySyncs(
   const names: string[] = [];
   for (const [id, name] of [...toSync].sort((a, b) => a[1].localeCompare(b[1]))) {
     try {
-      await services.packages.requestSync(ctx, name, { afterRunning: true });
+      await packages.requestSync(ctx, name, { afterRunning: true });
       names.push(name);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

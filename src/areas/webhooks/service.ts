@@ -6,7 +6,7 @@ import { newId } from '../../infra/crypto.js';
 import * as store from './store.js';
 import type { WebhookAdapter, WebhookHeaders, WebhookProvider, WebhookResult } from './types.js';
 import { header } from './types.js';
-import { WindowCounter } from '../../http/rate-limit.js';
+import { WindowCounter } from '../../infra/window-counter.js';
 
 /** What the sender gets back, and what is recorded. */
 export interface DeliveryOutcome {
@@ -57,7 +57,8 @@ function parsePayload(rawBody: Buffer, headers: WebhookHeaders): unknown {
  */
 export class WebhookService {
   private adapters: Partial<Record<WebhookProvider, WebhookAdapter>> = {};
-  private readonly rejections = new WindowCounter();
+  // Rejected deliveries per tenant and sender in the current minute: only the first few are recorded.
+  private readonly rejections = new WindowCounter(60_000);
 
   constructor(private readonly deps: Deps) {}
 

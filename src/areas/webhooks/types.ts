@@ -1,5 +1,4 @@
 import type { Ctx } from '../../context.js';
-import type { Services } from '../../services.js';
 
 /** The inbound webhook routes of decisions.md section 8. */
 export const WEBHOOK_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'hostapp', 'payment'] as const;
@@ -38,7 +37,8 @@ export interface WebhookAdapter {
   handle(ctx: Ctx, event: string, payload: unknown): Promise<WebhookResult>;
 }
 
-export type WebhookAdapterFactory = (services: Services) => WebhookAdapter;
+/** Builds an adapter from the few services it acts on (never the whole set). */
+export type WebhookAdapterFactory<D> = (deps: D) => WebhookAdapter;
 
 /** A header's value as one string (first of repeated headers), or null. */
 export function header(headers: WebhookHeaders, name: string): string | null {

@@ -1,26 +1,26 @@
 export {
   InvalidVersionError,
-  branchToVersion,
   isDevVersion,
   normalizeBranch,
   normalizeVersion,
   parseStability,
-  phpVersionCompare,
-  tagToVersion,
 } from './version.js';
-export type { Stability, VersionPair } from './version.js';
+export type { Stability } from './version.js';
+export { phpVersionCompare } from './compare.js';
+export { branchToVersion, tagToVersion } from './refs.js';
+export type { VersionPair } from './refs.js';
 export {
   InvalidConstraintError,
   MatchAllConstraint,
   MultiConstraint,
   SingleConstraint,
-  parseConstraint,
-  parseConstraintCached,
 } from './constraint.js';
 export type { Constraint, Operator } from './constraint.js';
+export { parseConstraint, parseConstraintCached } from './parse-constraint.js';
 
-import { parseConstraintCached } from './constraint.js';
-import { normalizeVersion, phpVersionCompare } from './version.js';
+import { parseConstraintCached } from './parse-constraint.js';
+import { phpVersionCompare } from './compare.js';
+import { normalizeVersion } from './version.js';
 
 /**
  * Composer's Semver::satisfies: normalizes `version`, parses `constraint`, matches.

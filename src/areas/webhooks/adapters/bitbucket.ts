@@ -1,4 +1,5 @@
 import type { WebhookAdapterFactory } from '../types.js';
+import type { PushDeps } from '../push.js';
 import { header } from '../types.js';
 import { verifyHubSignature } from '../signatures.js';
 import { objectAt, objectOrNull, requireUrls, stringsOf } from '../payload.js';
@@ -18,7 +19,7 @@ export function bitbucketRepositoryUrls(payload: unknown): string[] {
 }
 
 /** Bitbucket Cloud webhooks: X-Hub-Signature, X-Event-Key, X-Request-UUID. */
-export const bitbucketAdapter: WebhookAdapterFactory = (services) => ({
+export const bitbucketAdapter: WebhookAdapterFactory<PushDeps> = (deps) => ({
   verify: (body, headers, secret) =>
     verifyHubSignature(body, header(headers, 'x-hub-signature'), secret),
   eventOf: (headers) => header(headers, 'x-event-key') ?? 'unknown',
@@ -28,6 +29,6 @@ export const bitbucketAdapter: WebhookAdapterFactory = (services) => ({
   handle: async (ctx, event, payload) => {
     if (event !== 'repo:push')
       return { status: 'ignored', message: `event ${event} is not handled` };
-    return queueRepositorySyncs(services, ctx, bitbucketRepositoryUrls(payload));
+    return queueRepositorySyncs(deps, ctx, bitbucketRepositoryUrls(payload));
   },
 });

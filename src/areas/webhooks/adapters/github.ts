@@ -1,10 +1,10 @@
 import type { Ctx } from '../../../context.js';
-import type { Services } from '../../../services.js';
 import type { WebhookAdapterFactory, WebhookResult } from '../types.js';
 import { header } from '../types.js';
 import { verifyHubSignature } from '../signatures.js';
 import { objectAt, requireUrls, stringsOf } from '../payload.js';
 import { queueRepositorySyncs } from '../push.js';
+import type { PushDeps } from '../push.js';
 
 /** GitHub events that change tags, branches or releases: each syncs the repository's packages. */
 export const GITHUB_SYNC_EVENTS: readonly string[] = ['push', 'create', 'delete', 'release'];
@@ -23,7 +23,7 @@ export function githubRepositoryUrls(payload: unknown): string[] {
  * ignored (and recorded).
  */
 export async function handleGitHubEvent(
-  services: Services,
+  deps: PushDeps,
   ctx: Ctx,
   event: string,
   payload: unknown,
@@ -32,14 +32,14 @@ export async function handleGitHubEvent(
   if (!GITHUB_SYNC_EVENTS.includes(event)) {
     return { status: 'ignored', message: `event ${event} is not handled` };
   }
-  return queueRepositorySyncs(services, ctx, githubRepositoryUrls(payload));
+  return queueRepositorySyncs(deps, ctx, githubRepositoryUrls(payload));
 }
 
 /** GitHub repository webhooks: X-Hub-Signature-256, X-GitHub-Event, X-GitHub-Delivery. */
-export const githubAdapter: WebhookAdapterFactory = (services) => ({
+export const githubAdapter: WebhookAdapterFactory<PushDeps> = (deps) => ({
   verify: (body, headers, secret) =>
     verifyHubSignature(body, header(headers, 'x-hub-signature-256'), secret),
   eventOf: (headers) => header(headers, 'x-github-event') ?? 'unknown',
   deliveryIdOf: (headers) => header(headers, 'x-github-delivery'),
-  handle: (ctx, event, payload) => handleGitHubEvent(services, ctx, event, payload),
+  handle: (ctx, event, payload) => handleGitHubEvent(deps, ctx, event, payload),
 });

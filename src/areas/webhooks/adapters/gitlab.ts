@@ -1,4 +1,5 @@
 import type { WebhookAdapterFactory } from '../types.js';
+import type { PushDeps } from '../push.js';
 import { header } from '../types.js';
 import { verifySharedToken } from '../signatures.js';
 import { objectAt, objectOrNull, requireUrls, stringsOf } from '../payload.js';
@@ -21,7 +22,7 @@ export function gitlabRepositoryUrls(payload: unknown): string[] {
 }
 
 /** GitLab project webhooks: X-Gitlab-Token, X-Gitlab-Event, X-Gitlab-Event-UUID. */
-export const gitlabAdapter: WebhookAdapterFactory = (services) => ({
+export const gitlabAdapter: WebhookAdapterFactory<PushDeps> = (deps) => ({
   verify: (_body, headers, secret) => verifySharedToken(header(headers, 'x-gitlab-token'), secret),
   eventOf: (headers) => header(headers, 'x-gitlab-event') ?? 'unknown',
   deliveryIdOf: (headers) => header(headers, 'x-gitlab-event-uuid'),
@@ -29,6 +30,6 @@ export const gitlabAdapter: WebhookAdapterFactory = (services) => ({
     if (!GITLAB_SYNC_EVENTS.includes(event)) {
       return { status: 'ignored', message: `event ${event} is not handled` };
     }
-    return queueRepositorySyncs(services, ctx, gitlabRepositoryUrls(payload));
+    return queueRepositorySyncs(deps, ctx, gitlabRepositoryUrls(payload));
   },
 });
