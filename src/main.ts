@@ -6,6 +6,7 @@ import { migrate, openDatabase } from './infra/db/connection.js';
 import { openRuntime } from './runtime.js';
 import { createLogger } from './infra/logger.js';
 import { buildWorkerApp } from './http/worker-app.js';
+import { describeStorage } from './infra/storage/open.js';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -65,7 +66,7 @@ async function serve(): Promise<void> {
   const lines = [
     '',
     `Packyard is running at ${config.baseUrl}  (edition: ${config.edition})`,
-    `Data: ${runtime.describe}; archives and git mirrors in ${config.dataDir}`,
+    `Data: ${runtime.describe}; archives in ${describeStorage(config.storage)}; git mirrors in ${config.dataDir}`,
     `API docs: ${config.baseUrl}/api/docs`,
   ];
   if (runtime.generatedAdminToken) {
