@@ -64,19 +64,17 @@ export async function buildArchives(
   const partial = unique.filter((j) => j.subdir);
   for (let i = 0; i < partial.length; i += SUBDIR_CONCURRENCY) {
     await Promise.all(
-      partial
-        .slice(i, i + SUBDIR_CONCURRENCY)
-        .map(async (job) =>
-          store(
-            job,
-            Readable.from([
-              await archiveZip(gitDir, job.commit, {
-                subdir: job.subdir,
-                timeoutMs: opts.timeoutMs,
-              }),
-            ]),
-          ),
+      partial.slice(i, i + SUBDIR_CONCURRENCY).map(async (job) =>
+        store(
+          job,
+          Readable.from([
+            await archiveZip(gitDir, job.commit, {
+              subdir: job.subdir,
+              timeoutMs: opts.timeoutMs,
+            }),
+          ]),
         ),
+      ),
     );
   }
   return built;
