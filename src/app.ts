@@ -90,6 +90,7 @@ export async function buildApp({
   app.setErrorHandler((err, request, reply) => {
     const mapped = mapError(err);
     if (mapped.internal) request.log.error({ err }, 'request failed');
+    if (mapped.status === 503) reply.header('retry-after', '5');
     return reply.code(mapped.status).type('application/json').send(mapped.body);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
+import { storageSettings } from './config-storage.js';
+import type { StorageSettings } from './config-storage.js';
+
+export { ConfigError, storageSettings };
+export type { StorageSettings };
 
 /** The editions of decisions.md section 2. */
 export const EDITIONS = ['community', 'pro', 'enterprise', 'cloud'] as const;
@@ -16,6 +22,8 @@ export interface Config {
   baseUrl: string;
   /** Where the SQLite file, git mirrors and archives live (DATA_DIR, default ./data). */
   dataDir: string;
+  /** Archives: DATA_DIR/archives, or STORAGE_URL `file:///folder` or `s3://bucket/prefix`. */
+  storage: StorageSettings;
   /** postgres://… to use PostgreSQL instead of the embedded SQLite file (DATABASE_URL). */
   databaseUrl: string | null;
   /** PostgreSQL schema to use; created when missing (DATABASE_SCHEMA, default public). */
@@ -116,8 +124,6 @@ export interface GitHubAppSettings {
   /** The app's URL name, for the install link (GITHUB_APP_SLUG). */
   slug: string | null;
 }
-
-export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
@@ -230,11 +236,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new ConfigError(`DATABASE_SCHEMA must be a lower-case SQL identifier, got "${schema}"`);
   }
+  const dataDir = path.resolve(env.DATA_DIR || './data');
   return Object.freeze({
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    dataDir: path.resolve(env.DATA_DIR || './data'),
+    dataDir,
+    storage: storageSettings(env.STORAGE_URL, dataDir, env),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: schema,
     adminToken,

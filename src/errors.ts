@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   /** A host we depend on (GitHub, GitLab) failed or refused us; the message says which and why. */
   UPSTREAM_ERROR: 502,
+  /** Something we depend on inside the installation (archive storage) cannot be reached right now. */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -43,6 +45,7 @@ export const unauthorized = (message = 'Missing or invalid token') =>
 export const featureNotAvailable = (message: string) =>
   new AppError('FEATURE_NOT_AVAILABLE', message);
 export const upstreamError = (message: string) => new AppError('UPSTREAM_ERROR', message);
+export const serviceUnavailable = (message: string) => new AppError('SERVICE_UNAVAILABLE', message);
 
 /** A VALIDATION_ERROR about one field. */
 export function invalid(field: string, message: string): AppError {

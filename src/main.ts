@@ -1,11 +1,13 @@
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from './config.js';
-import type { Config } from './config.js';
+import { ConfigError, loadConfig, storageSettings } from './config.js';
+import type { Config, StorageSettings } from './config.js';
 import { buildApp } from './app.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { openRuntime } from './runtime.js';
 import { createLogger } from './infra/logger.js';
 import { buildWorkerApp } from './http/worker-app.js';
+import { describeStorage, openStorage } from './infra/storage/open.js';
+import { expectedShasums, migrateArchives } from './areas/storage/migrate.js';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -65,7 +67,7 @@ async function serve(): Promise<void> {
   const lines = [
     '',
     `Packyard is running at ${config.baseUrl}  (edition: ${config.edition})`,
-    `Data: ${runtime.describe}; archives and git mirrors in ${config.dataDir}`,
+    `Data: ${runtime.describe}; archives in ${describeStorage(config.storage)}; git mirrors in ${config.dataDir}`,
     `API docs: ${config.baseUrl}/api/docs`,
   ];
   if (runtime.generatedAdminToken) {
@@ -113,11 +115,49 @@ async function migrateOnly(): Promise<void> {
   }
 }
 
+async function storageMigrate(opts: { to: string }): Promise<void> {
+  const config = configOrExit();
+  let target: StorageSettings;
+  try {
+    target = storageSettings(opts.to, config.dataDir, process.env, '--to');
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`packyard: ${err.message}`);
+    process.exit(2);
+  }
+  const from = openStorage(config.storage);
+  const to = openStorage(target);
+  const handle = await openDatabase(config);
+  try {
+    console.log(
+      `Moving archives from ${describeStorage(config.storage)} to ${describeStorage(target)}`,
+    );
+    const expected = await expectedShasums(handle.db);
+    const report = await migrateArchives(from, to, { expected, progress: (l) => console.log(l) });
+    for (const failure of report.failed) console.error(`failed: ${failure.key}: ${failure.reason}`);
+    console.log(
+      `Copied ${report.copied} archives (${report.bytes} bytes), ${report.skipped} already there, ${report.failed.length} failed`,
+    );
+    if (report.failed.length > 0) process.exitCode = 1;
+  } finally {
+    from.close();
+    to.close();
+    await handle.db.destroy();
+  }
+}
+
 const program = new Command()
   .name('packyard')
   .description('Private Composer package registry. Settings come from environment variables.');
 program.command('serve').description('serve the API and the Composer repository').action(serve);
 program.command('worker').description('run background tasks only').action(worker);
 program.command('migrate').description('bring the database schema up to date').action(migrateOnly);
+program
+  .command('storage')
+  .description('archive storage')
+  .command('migrate')
+  .description('copy every archive to another storage (resumable; each object SHA-1 verified)')
+  .requiredOption('--to <url>', 'destination: s3://bucket/prefix or file:///folder')
+  .action(storageMigrate);
 
 await program.parseAsync(process.argv);

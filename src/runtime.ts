@@ -1,11 +1,11 @@
-import path from 'node:path';
 import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { createEventBus, generationSignalOf } from './infra/events-redis.js';
 import { CacheGeneration } from './infra/cache-generation.js';
-import { FsStorage } from './infra/storage/fs-storage.js';
+import { openStorage } from './infra/storage/open.js';
+import type { ArchiveStorage } from './infra/storage/storage.js';
 import { createLogger } from './infra/logger.js';
 import type { Logger } from './infra/logger.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
@@ -33,13 +33,15 @@ export async function openRuntime(
   const events = createEventBus(config, (err) =>
     log.error({ err }, 'events: Redis pub/sub unavailable'),
   );
+  let storage: ArchiveStorage | null = null;
   try {
     await migrate(handle.db, config.databaseSchema);
+    storage = openStorage(config.storage);
     const deps: Deps = {
       db: handle.db,
       dialect: handle.dialect,
       config,
-      storage: new FsStorage(path.join(config.dataDir, 'archives')),
+      storage,
       events,
       generations: new CacheGeneration(handle.db, undefined, generationSignalOf(events)),
       log,
@@ -57,10 +59,12 @@ export async function openRuntime(
         await services.worker.stop();
         await events.close();
         await services.composer.usage.close();
+        deps.storage.close();
         await handle.db.destroy();
       },
     };
   } catch (err) {
+    storage?.close();
     await events.close();
     await handle.db.destroy();
     throw err;

@@ -42,7 +42,9 @@ function body(code: ErrorCode, message: string, details?: FieldError[]): ErrorBo
 /** The one place that turns any thrown error into a status and a contract error body. */
 export function mapError(err: unknown): MappedError {
   if (err instanceof AppError) {
-    return { status: err.status, body: body(err.code, err.message, err.details), internal: false };
+    // Unreachable storage is ours to look into: logged with its cause, though the body is plain.
+    const internal = err.code === 'SERVICE_UNAVAILABLE';
+    return { status: err.status, body: body(err.code, err.message, err.details), internal };
   }
   const fe = err as Partial<FastifyError> & { validation?: ValidationItem[] };
   if (Array.isArray(fe.validation)) {

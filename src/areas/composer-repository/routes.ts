@@ -114,13 +114,19 @@ export async function composerRoutes(app: App): Promise<void> {
         .header('x-storage-limit', String(figures.storageLimit));
       composer.usage.assertBandwidthLeft(figures);
       const found = await composer.archive(principal, name, file.slice(0, -'.zip'.length));
-      await composer.usage.recordDownload(
-        principal.customer.tenant_id,
-        principal.customer.id,
-        found.pkg.id,
-        found.version.version_normalized,
-        found.bytes.length,
-      );
+      const { body, size } = found.archive;
+      try {
+        await composer.usage.recordDownload(
+          principal.customer.tenant_id,
+          principal.customer.id,
+          found.pkg.id,
+          found.version.version_normalized,
+          size,
+        );
+      } catch (err) {
+        body.destroy();
+        throw err;
+      }
       app.services.deps.events.publish({
         type: 'customer.activity',
         tenantId: principal.customer.tenant_id,
@@ -130,10 +136,12 @@ export async function composerRoutes(app: App): Promise<void> {
         version: found.version.version,
         at: new Date().toISOString(),
       });
+      // Streamed from storage as it arrives: an archive is never held whole in memory.
       return reply
         .type('application/zip')
+        .header('content-length', String(size))
         .header('cache-control', 'private, max-age=31536000, immutable')
-        .send(found.bytes);
+        .send(body);
     },
   );
 

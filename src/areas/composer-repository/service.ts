@@ -1,3 +1,4 @@
+import type { StoredRead } from '../../infra/storage/storage.js';
 import type { Deps } from '../../context.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { CustomerPrincipal } from '../auth/service.js';
@@ -141,7 +142,7 @@ export class ComposerService {
     principal: CustomerPrincipal,
     name: string,
     version: string,
-  ): Promise<{ pkg: PackageRow; version: VersionRow; bytes: Buffer }> {
+  ): Promise<{ pkg: PackageRow; version: VersionRow; archive: StoredRead }> {
     const view = await this.view(principal, name);
     let normalized: string;
     try {
@@ -154,8 +155,8 @@ export class ComposerService {
     if (!this.visible(view, normalized)) {
       throw forbidden(`Version ${found.version} of ${name} is not included in your access`);
     }
-    const bytes = await this.deps.storage.get(found.dist_key);
-    if (!bytes) throw new AppError('NOT_FOUND', `Archive of ${name} ${found.version} is missing`);
-    return { pkg: view.pkg, version: found, bytes };
+    const archive = await this.deps.storage.getStream(found.dist_key);
+    if (!archive) throw new AppError('NOT_FOUND', `Archive of ${name} ${found.version} is missing`);
+    return { pkg: view.pkg, version: found, archive };
   }
 }

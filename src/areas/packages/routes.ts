@@ -152,7 +152,8 @@ export async function packageRoutes(app: App): Promise<void> {
       return reply
         .type('application/zip')
         .header('content-disposition', `attachment; filename="${file}"`)
-        .send(found.bytes);
+        .header('content-length', String(found.archive.size))
+        .send(found.archive.body);
     },
   );
 }

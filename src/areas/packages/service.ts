@@ -269,9 +269,9 @@ export class PackageService {
 
   async archive(ctx: Ctx, name: string, version: string) {
     const found = await this.version(ctx, name, version);
-    const bytes = await this.deps.storage.get(found.version.dist_key);
-    if (!bytes) throw notFound(`Archive of ${found.pkg.name} ${found.version.version}`);
-    return { ...found, bytes };
+    const archive = await this.deps.storage.getStream(found.version.dist_key);
+    if (!archive) throw notFound(`Archive of ${found.pkg.name} ${found.version.version}`);
+    return { ...found, archive };
   }
 }
 

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { ArchiveStorage } from '../../infra/storage/storage.js';
-import { archiveZip, archiveZips } from '../../infra/git/index.js';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { archiveZip, archiveZipFiles } from '../../infra/git/index.js';
 
 export interface BuiltArchive {
   key: string;
@@ -39,37 +41,40 @@ export async function buildArchives(
 ): Promise<Map<string, BuiltArchive>> {
   const built = new Map<string, BuiltArchive>();
   const unique = [...new Map(jobs.map((j) => [j.key, j])).values()];
-  const store = async (job: ArchiveJob, zip: Buffer) => {
-    await storage.put(job.key, zip);
-    const shasum = crypto.createHash('sha1').update(zip).digest('hex');
-    built.set(job.key, { key: job.key, shasum, size: zip.length });
+  const store = async (job: ArchiveJob, body: Readable) => {
+    const { sha1, size } = await storage.putStream(job.key, body);
+    built.set(job.key, { key: job.key, shasum: sha1, size });
   };
   const whole = unique.filter((j) => !j.subdir);
   for (let i = 0; i < whole.length; i += BATCH) {
     const batch = whole.slice(i, i + BATCH);
-    const zips = await archiveZips(
+    const byCommit = new Map<string, ArchiveJob[]>();
+    for (const job of batch) byCommit.set(job.commit, [...(byCommit.get(job.commit) ?? []), job]);
+    // Each zip streams from its temp file into storage; no batch is held in memory.
+    await archiveZipFiles(
       gitDir,
-      batch.map((j) => j.commit),
+      [...byCommit.keys()],
       { timeoutMs: opts.timeoutMs },
+      async (commit, file) => {
+        for (const job of byCommit.get(commit) ?? []) await store(job, createReadStream(file));
+      },
     );
-    for (const job of batch) {
-      const zip = zips.get(job.commit);
-      if (!zip) throw new Error(`git archive produced no zip for ${job.commit}`);
-      await store(job, zip);
-    }
   }
   // Subfolder zips take a few git processes each; run several at once (monorepo children).
   const partial = unique.filter((j) => j.subdir);
   for (let i = 0; i < partial.length; i += SUBDIR_CONCURRENCY) {
     await Promise.all(
-      partial
-        .slice(i, i + SUBDIR_CONCURRENCY)
-        .map(async (job) =>
-          store(
-            job,
-            await archiveZip(gitDir, job.commit, { subdir: job.subdir, timeoutMs: opts.timeoutMs }),
-          ),
+      partial.slice(i, i + SUBDIR_CONCURRENCY).map(async (job) =>
+        store(
+          job,
+          Readable.from([
+            await archiveZip(gitDir, job.commit, {
+              subdir: job.subdir,
+              timeoutMs: opts.timeoutMs,
+            }),
+          ]),
         ),
+      ),
     );
   }
   return built;

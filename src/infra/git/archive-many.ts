@@ -17,6 +17,23 @@ export async function archiveZips(
   commits: readonly string[],
   opts: { concurrency?: number; timeoutMs?: number } = {},
 ): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  await archiveZipFiles(dir, commits, opts, async (commit, file) => {
+    out.set(commit, await fs.readFile(file));
+  });
+  return out;
+}
+
+/**
+ * The same zips as temp files, handed one by one to `visit` (which may stream them anywhere)
+ * and removed after: nothing is held in memory.
+ */
+export async function archiveZipFiles(
+  dir: string,
+  commits: readonly string[],
+  opts: { concurrency?: number; timeoutMs?: number },
+  visit: (commit: string, file: string) => Promise<void>,
+): Promise<void> {
   const unique = [...new Set(commits)];
   for (const commit of unique) {
     assertRevision(commit);
@@ -26,8 +43,7 @@ export async function archiveZips(
       });
     }
   }
-  const out = new Map<string, Buffer>();
-  if (unique.length === 0) return out;
+  if (unique.length === 0) return;
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'packyard-archives-'));
   try {
     await runProcess(
@@ -52,10 +68,7 @@ export async function archiveZips(
       'git archive (batch)',
       { input: unique.join('\n') + '\n', timeoutMs: opts.timeoutMs },
     );
-    for (const commit of unique) {
-      out.set(commit, await fs.readFile(path.join(work, `${commit}.zip`)));
-    }
-    return out;
+    for (const commit of unique) await visit(commit, path.join(work, `${commit}.zip`));
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }

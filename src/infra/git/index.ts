@@ -10,6 +10,6 @@ export {
   type ReadOptions,
 } from './batch.js';
 export { archiveZip, type ArchiveOptions } from './archive.js';
-export { archiveZips } from './archive-many.js';
+export { archiveZipFiles, archiveZips } from './archive-many.js';
 export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';
 export { credentialEnv, type GitCredentials } from './credentials.js';

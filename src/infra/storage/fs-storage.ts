@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { assertValidKey } from './storage.js';
 import type { ArchiveStorage, StoredObject, StoredRead, StoredWrite } from './storage.js';
 
 /** Archives as files under one root folder; writes go to a temp file and are renamed in place. */
@@ -12,9 +13,7 @@ export class FsStorage implements ArchiveStorage {
   constructor(private readonly root: string) {}
 
   private file(key: string): string {
-    if (!/^[A-Za-z0-9._\-/]+$/.test(key) || key.split('/').some((p) => p === '..' || p === '')) {
-      throw new Error(`Invalid storage key: ${key}`);
-    }
+    assertValidKey(key);
     return path.join(this.root, key);
   }
 
@@ -85,7 +84,8 @@ export class FsStorage implements ArchiveStorage {
   }
 
   async *list(prefix: string): AsyncIterable<StoredObject> {
-    const base = this.file(prefix.replace(/\/+$/, ''));
+    const dir = prefix.replace(/\/+$/, '');
+    const base = dir === '' ? this.root : this.file(dir);
     let entries: string[];
     try {
       entries = await fs.readdir(base, { recursive: true });
@@ -99,7 +99,7 @@ export class FsStorage implements ArchiveStorage {
       const stat = await fs.stat(path.join(base, entry));
       if (!stat.isFile()) continue;
       yield {
-        key: path.posix.join(prefix.replace(/\/+$/, ''), entry.split(path.sep).join('/')),
+        key: path.posix.join(dir, entry.split(path.sep).join('/')),
         modifiedAt: stat.mtime,
       };
     }
@@ -108,5 +108,9 @@ export class FsStorage implements ArchiveStorage {
   async check(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.access(this.root, fs.constants.W_OK);
+  }
+
+  close(): void {
+    // Nothing held open between calls.
   }
 }

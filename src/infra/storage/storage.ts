@@ -18,6 +18,8 @@ export interface ArchiveStorage {
   list(prefix: string): AsyncIterable<StoredObject>;
   /** Throws when the storage cannot be reached (readiness checks). */
   check(): Promise<void>;
+  /** Releases connections; the storage is not used after. */
+  close(): void;
 }
 
 export interface StoredObject {
@@ -34,4 +36,11 @@ export interface StoredWrite {
 export interface StoredRead {
   body: Readable;
   size: number;
+}
+
+/** Keys are relative paths of safe characters: no `..`, no empty segments (both backends). */
+export function assertValidKey(key: string): void {
+  if (!/^[A-Za-z0-9._\-/]+$/.test(key) || key.split('/').some((p) => p === '..' || p === '')) {
+    throw new Error(`Invalid storage key: ${key}`);
+  }
 }
