@@ -1,12 +1,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'coverage/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'data/**',
+      'dist/**',
+      'coverage/**',
+      'web/dist/**',
+      'web/src/api/openapi.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/ban-ts-comment': 'error',
@@ -17,6 +27,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // The admin UI (web/): React's rules of hooks on top of the TypeScript rules.
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   {
     files: ['bin/**/*.js', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite. The end-to-end and semver tests drive the real Composer client and
-# Composer's own PHP semver library, so PHP and Composer are installed first when missing.
+# Composer's own PHP semver library, and the admin UI tests a real Chromium, so PHP, Composer and
+# Chromium are installed first when missing; the admin UI is built when stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +9,7 @@ need=()
 command -v php >/dev/null 2>&1 || need+=(php-cli)
 command -v composer >/dev/null 2>&1 || need+=(composer)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if command -v php >/dev/null 2>&1; then
   for ext in zip curl mbstring; do
     php -m 2>/dev/null | grep -qi "^${ext}$" || need+=("php-${ext}")
@@ -21,12 +23,13 @@ if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
   else
-    echo "Tests need PHP and Composer: sudo apt-get install php-cli php-zip php-curl php-mbstring composer unzip" >&2
+    echo "Tests need PHP, Composer and Chromium: sudo apt-get install php-cli php-zip php-curl php-mbstring composer unzip chromium" >&2
     exit 1
   fi
 fi
 
 mkdir -p .tmp
+node --import tsx scripts/build-web.ts
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest.json "$@" || status=$?
 if [ -f .tmp/vitest.json ]; then

@@ -34,6 +34,9 @@ import { webhookRoutes } from './areas/webhooks/routes.js';
 import { oauthCallbackRoutes, oauthRoutes } from './areas/oauth/routes.js';
 import { hostAppRoutes } from './areas/hostapp/routes.js';
 import { webhookDeliveryRoutes } from './areas/webhooks/deliveries-routes.js';
+import { adminUiRoutes } from './areas/admin-ui/routes.js';
+import { sessionRoutes } from './areas/admin-ui/session-routes.js';
+import { versionPreviewRoutes } from './areas/packages/preview-routes.js';
 
 export interface BuildAppOptions {
   services: Services;
@@ -133,6 +136,7 @@ export async function buildApp({
   await app.register(webhookRoutes);
   await app.register(oauthCallbackRoutes);
   await app.register(metrics.routes(config.metricsToken));
+  await app.register(adminUiRoutes);
   await app.register(
     async (api) => {
       await limits.apply(api, 'admin');
@@ -161,6 +165,8 @@ export async function buildApp({
       await api.register(oauthRoutes);
       await api.register(hostAppRoutes);
       await api.register(webhookDeliveryRoutes);
+      await api.register(versionPreviewRoutes);
+      await api.register(sessionRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface Series {
+  labels: string[];
+  values: number[];
+}
+
+/** A uPlot line (per day) or bar (per package) chart; the same numbers are in a table beside it. */
+export function Chart({
+  data,
+  kind,
+  title,
+}: {
+  data: Series;
+  kind: 'line' | 'bars';
+  title: string;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current;
+    if (!el || data.labels.length === 0) return;
+    const xs = data.labels.map((_, i) => i);
+    const width = Math.max(280, el.clientWidth);
+    const plot = new uPlot(
+      {
+        width,
+        height: 240,
+        legend: { show: false },
+        cursor: { show: true, drag: { x: false, y: false } },
+        scales: { x: { time: false } },
+        axes: [
+          {
+            values: (_u, splits) => splits.map((i) => data.labels[Math.round(i)] ?? ''),
+            space: 60,
+          },
+          { size: 50 },
+        ],
+        series: [
+          {},
+          {
+            label: title,
+            stroke: '#2b5cab',
+            width: 2,
+            fill: kind === 'bars' ? '#2b5cab' : 'rgba(43,92,171,0.12)',
+            ...(kind === 'bars' ? { paths: uPlot.paths.bars?.({ size: [0.6, 60] }) } : {}),
+          },
+        ],
+      },
+      [xs, data.values],
+      el,
+    );
+    const resize = new ResizeObserver(() =>
+      plot.setSize({ width: Math.max(280, el.clientWidth), height: 240 }),
+    );
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [data, kind, title]);
+  if (data.labels.length === 0) return <p className="muted">No downloads in this range.</p>;
+  return <div ref={host} className="chart" role="img" aria-label={title} />;
+}

@@ -1,0 +1,48 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ErrorNote, Field, Pager } from './ui';
+import { ApiError } from '../lib/errors';
+
+describe('shared components', () => {
+  it('labels every field: the label points at the control', () => {
+    const html = renderToStaticMarkup(
+      <Field label="Constraint" hint="Composer syntax">
+        {(id, hint) => <input id={id} aria-describedby={hint} />}
+      </Field>,
+    );
+    const id = /<label for="([^"]+)">Constraint<\/label>/.exec(html)?.[1];
+    expect(id).toBeTruthy();
+    expect(html).toContain(`<input id="${id}" aria-describedby="${id}-hint"/>`);
+  });
+
+  it('announces API errors in words', () => {
+    const html = renderToStaticMarkup(
+      <ErrorNote error={ApiError.from(409, { code: 'CONFLICT', message: 'Already granted' })} />,
+    );
+    expect(html).toBe(
+      '<p class="error" role="alert">That conflicts with the current state: Already granted.</p>',
+    );
+    expect(renderToStaticMarkup(<ErrorNote error={null} />)).toBe('');
+  });
+
+  it('pages: no previous on the first page, no next on the last', () => {
+    const first = renderToStaticMarkup(
+      <Pager
+        label="Packages"
+        onPage={() => {}}
+        pagination={{ page: 1, per_page: 25, total: 10_000, total_pages: 400 }}
+      />,
+    );
+    expect(first).toContain('Page 1 of 400 · 10000 in all');
+    expect(first).toMatch(/<button type="button" disabled="">Previous page/);
+    expect(first).toMatch(/<button type="button">Next page/);
+    const last = renderToStaticMarkup(
+      <Pager
+        label="Packages"
+        onPage={() => {}}
+        pagination={{ page: 400, per_page: 25, total: 10_000, total_pages: 400 }}
+      />,
+    );
+    expect(last).toMatch(/<button type="button" disabled="">Next page/);
+  });
+});

@@ -1,0 +1,27 @@
+import { createContext, useContext } from 'react';
+import type { License } from '../api/types';
+
+export type Level = 'owner' | 'admin' | 'viewer';
+
+export interface Session {
+  token: string;
+  kind: 'root' | 'cma';
+  level: Level;
+  edition: License['edition'];
+  features: readonly string[];
+  signOut(): void;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside a signed-in page');
+  return session;
+}
+
+/** Whether the signed-in token may change things (viewers read only; the server agrees). */
+export const canWrite = (s: Pick<Session, 'level'>): boolean => s.level !== 'viewer';
+export const isOwner = (s: Pick<Session, 'level'>): boolean => s.level === 'owner';
+export const hasFeature = (s: Pick<Session, 'features'>, f: string): boolean =>
+  s.features.includes(f);

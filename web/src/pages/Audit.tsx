@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, call } from '../api/client';
+import type { AuditEntry } from '../api/types';
+import { ErrorNote, Field, Loading, PageTitle, Pager, TableWrap } from '../components/ui';
+import { formatTime } from '../lib/format';
+
+interface Filters {
+  actor: string;
+  action: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { actor: '', action: '', target: '', from: '', to: '' };
+
+/** The filter form's values as the audit API's query (blank ones left out; days as UTC bounds). */
+export function auditQuery(f: Filters, page: number) {
+  return {
+    page,
+    per_page: 25,
+    ...(f.actor.trim() ? { actor: f.actor.trim() } : {}),
+    ...(f.action.trim() ? { action: f.action.trim() } : {}),
+    ...(f.target.trim() ? { target: f.target.trim() } : {}),
+    ...(f.from ? { from: `${f.from}T00:00:00Z` } : {}),
+    ...(f.to ? { to: `${f.to}T23:59:59Z` } : {}),
+  };
+}
+
+const describe = (v: unknown): string => {
+  if (v === null || v === undefined) return '—';
+  if (typeof v !== 'object') return String(v);
+  const o = v as Record<string, unknown>;
+  if (typeof o.kind === 'string')
+    return [o.kind, o.id].filter((x) => x !== null && x !== undefined).join(' ');
+  if (typeof o.type === 'string') return [o.type, o.id ?? o.name].filter(Boolean).join(' ');
+  return JSON.stringify(v);
+};
+
+export function AuditPage() {
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: ['audit', filters, page],
+    placeholderData: keepPreviousData,
+    queryFn: () => call(api.GET('/api/v1/audit', { params: { query: auditQuery(filters, page) } })),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setPage(1);
+    setFilters(draft);
+  };
+  const field = (key: keyof Filters, label: string, type = 'text') => (
+    <Field label={label}>
+      {(id) => (
+        <input
+          id={id}
+          type={type}
+          value={draft[key]}
+          onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+        />
+      )}
+    </Field>
+  );
+  return (
+    <>
+      <PageTitle>Audit log</PageTitle>
+      <form className="card" onSubmit={submit} aria-label="Audit filters">
+        <div className="row">
+          {field('actor', 'Actor')}
+          {field('action', 'Action')}
+          {field('target', 'Target')}
+          {field('from', 'From', 'date')}
+          {field('to', 'To', 'date')}
+        </div>
+        <div className="actions">
+          <button type="submit">Apply filters</button>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setDraft(EMPTY);
+              setFilters(EMPTY);
+              setPage(1);
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={list.error} />
+      {list.isPending ? (
+        <Loading what="audit log" />
+      ) : (
+        list.data && (
+          <TableWrap caption="Audit log">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Summary</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((e: AuditEntry) => (
+                <tr key={e.id}>
+                  <td>{formatTime(e.created_at)}</td>
+                  <td>{describe(e.actor)}</td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>{describe(e.target)}</td>
+                  <td className="summary">
+                    <code>{JSON.stringify(e.summary)}</code>
+                  </td>
+                </tr>
+              ))}
+              {list.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={5}>No entries match.</td>
+                </tr>
+              )}
+            </tbody>
+          </TableWrap>
+        )
+      )}
+      <Pager pagination={list.data?.pagination} onPage={setPage} label="Audit log" />
+    </>
+  );
+}

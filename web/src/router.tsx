@@ -1,0 +1,43 @@
+import { lazy, Suspense } from 'react';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { App } from './App';
+import { Loading } from './components/ui';
+import { PackagesPage } from './pages/Packages';
+import { PackagePage } from './pages/Package';
+import { CustomersPage } from './pages/Customers';
+import { CustomerPage } from './pages/Customer';
+import { CollectionsPage } from './pages/Collections';
+import { TeamPage } from './pages/Team';
+import { VulnerabilitiesPage } from './pages/Vulnerabilities';
+import { AuditPage } from './pages/Audit';
+import { TasksPage } from './pages/Tasks';
+
+// The chart library loads only with the statistics page.
+const StatisticsPage = lazy(() => import('./pages/Statistics'));
+
+const later = (node: ReactNode) => <Suspense fallback={<Loading what="page" />}>{node}</Suspense>;
+
+export const router = createBrowserRouter(
+  [
+    {
+      path: '/',
+      element: <App />,
+      children: [
+        { index: true, element: <Navigate to="/packages" replace /> },
+        { path: 'packages', element: <PackagesPage /> },
+        { path: 'packages/:vendor/:name', element: <PackagePage /> },
+        { path: 'customers', element: <CustomersPage /> },
+        { path: 'customers/:id', element: <CustomerPage /> },
+        { path: 'collections', element: <CollectionsPage /> },
+        { path: 'team', element: <TeamPage /> },
+        { path: 'statistics', element: later(<StatisticsPage />) },
+        { path: 'vulnerabilities', element: <VulnerabilitiesPage /> },
+        { path: 'audit', element: <AuditPage /> },
+        { path: 'tasks', element: <TasksPage /> },
+        { path: '*', element: <Navigate to="/packages" replace /> },
+      ],
+    },
+  ],
+  { basename: '/admin' },
+);
