@@ -50,7 +50,7 @@ export function validateInput<S extends TSchema>(
   value: unknown,
   field = 'input',
 ): Static<S> {
-  if (Value.Check(schema, value)) return value as Static<S>;
+  if (Value.Check(schema, value)) return value;
   const items = [...Value.Errors(schema, value)]
     // TypeBox reports an unknown property twice; the additionalProperties entry names it.
     .filter((e) => e.keyword !== 'boolean')

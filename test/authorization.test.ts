@@ -16,9 +16,9 @@ beforeAll(async () => {
   });
   viewer = res.json().plain_token;
   // Every admin route, from the OpenAPI document generated from the route schemas.
-  const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+  const doc = (await t.app.inject({ url: '/api/openapi.json' })).json<{
     paths: Record<string, Record<string, unknown>>;
-  };
+  }>();
   routes = Object.entries(doc.paths)
     .filter(([path]) => path.startsWith('/api/v1/'))
     .flatMap(([path, methods]) =>

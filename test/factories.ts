@@ -42,7 +42,7 @@ export async function createCustomer(t: TestApp, name = 'Customer') {
     payload: { name, email: `${name.toLowerCase().replace(/\W/g, '')}@example.test` },
   });
   if (res.statusCode !== 201) throw new Error(`create customer failed: ${res.body}`);
-  return res.json() as { id: string; name: string };
+  return res.json<{ id: string; name: string }>();
 }
 
 /**

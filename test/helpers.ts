@@ -135,7 +135,7 @@ export async function graphql(
     headers,
     payload: { query, variables },
   });
-  return { status: res.statusCode, ...(res.json() as GqlAnswer) };
+  return { status: res.statusCode, ...res.json<GqlAnswer>() };
 }
 
 /** The same, answering only the GraphQL body. */

@@ -1,5 +1,6 @@
 import {
   Kind,
+  OperationTypeNode,
   getNamedType,
   getNullableType,
   isInterfaceType,
@@ -64,9 +65,9 @@ export function operationCost(
     : operations[0];
   if (!operation) return 0;
   const root =
-    operation.operation === 'mutation'
+    operation.operation === OperationTypeNode.MUTATION
       ? schema.getMutationType()
-      : operation.operation === 'subscription'
+      : operation.operation === OperationTypeNode.SUBSCRIPTION
         ? schema.getSubscriptionType()
         : schema.getQueryType();
   if (!root) return 0;

@@ -14,6 +14,7 @@ export const {
   GraphQLScalarType,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  OperationTypeNode,
   buildSchema,
   getNamedType,
   getNullableType,

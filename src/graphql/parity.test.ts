@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, graphqlBody } from '../../test/helpers.js';
 import type { GqlAnswer, TestApp } from '../../test/helpers.js';
 import { adminApi, insertPackageRow } from '../../test/factories.js';
@@ -162,19 +162,10 @@ describe('batch loading', () => {
   /** Counts the SQL statements the services run, by wrapping the shared executor. */
   function countQueries(): { count: () => number; stop: () => void } {
     const executor = t.runtime.services.deps.db.getExecutor();
-    const original = executor.executeQuery;
-    let n = 0;
-    const bound = original.bind(executor);
-    const counting: typeof original = (query) => {
-      n += 1;
-      return bound(query);
-    };
-    executor.executeQuery = counting;
+    const spy = vi.spyOn(executor, 'executeQuery');
     return {
-      count: () => n,
-      stop: () => {
-        executor.executeQuery = original;
-      },
+      count: () => spy.mock.calls.length,
+      stop: () => spy.mockRestore(),
     };
   }
 

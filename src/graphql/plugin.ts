@@ -7,7 +7,12 @@ import type {
   FormattedExecutionResult,
   GraphQLError as GraphQLErrorType,
 } from 'graphql';
-import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule } from './graphql-js.js';
+import {
+  GraphQLError,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  OperationTypeNode,
+} from './graphql-js.js';
 import type { App } from '../http/app-types.js';
 import { bearerToken } from '../http/auth.js';
 import { mapError } from '../http/error-mapper.js';
@@ -74,7 +79,7 @@ function formatErrors(
   const flat = execution.errors.flatMap((error) => {
     const nested = (error.originalError as { errors?: unknown } | undefined)?.errors;
     if (Array.isArray(nested) && nested.every((e) => e instanceof GraphQLError)) {
-      return nested as GraphQLErrorType[];
+      return nested;
     }
     return [error];
   });
@@ -140,7 +145,7 @@ export async function graphqlPlugin(app: App): Promise<void> {
   await app.register(mercurius, {
     schema: typeDefs,
     resolvers: { ...resolvers, ...subscriptionResolvers } as never,
-    loaders: loaders as never,
+    loaders: loaders,
     path: GRAPHQL_PATH,
     graphiql: config.graphqlPlayground,
     errorFormatter: formatErrors,
@@ -172,7 +177,7 @@ export async function graphqlPlugin(app: App): Promise<void> {
     }
     const operation = operationOf(document, name);
     const actor = context.ctx?.actor;
-    if (operation?.operation === 'mutation') {
+    if (operation?.operation === OperationTypeNode.MUTATION) {
       if (actor?.kind === 'cma' && actor.level === 'viewer') {
         throw forbidden('Viewer tokens are read-only');
       }

@@ -276,7 +276,7 @@ function mutation<A>(fn: (args: A, ctx: Ctx, services: Services) => Promise<unkn
   };
 }
 
-function query<A>(fn: (args: A, ctx: Ctx, services: Services) => Promise<unknown> | unknown) {
+function query<A>(fn: (args: A, ctx: Ctx, services: Services) => unknown) {
   const resolver: Resolver<A> = (_parent, args, context) =>
     fn(args, need(context), context.services);
   return resolver;

@@ -79,7 +79,7 @@ function feed(client: Client, query: string, variables: Record<string, unknown> 
   f.stop = client.subscribe<Payload['data']>(
     { query, variables },
     {
-      next: (value) => f.received.push(value as Payload),
+      next: (value) => f.received.push(value),
       error: (error) => {
         f.ended = { error };
       },

@@ -213,7 +213,12 @@ export function captureInitPayloads(app: App, path: string): void {
       const onMessage = (data: RawData) => {
         let message: unknown;
         try {
-          message = JSON.parse(String(data));
+          const bytes = Array.isArray(data)
+            ? Buffer.concat(data)
+            : Buffer.isBuffer(data)
+              ? data
+              : Buffer.from(data);
+          message = JSON.parse(bytes.toString('utf8'));
         } catch {
           return;
         }

@@ -112,7 +112,7 @@ export function createMetrics(
     registry,
 
     /** onResponse hook: one observation per routed request. */
-    async onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    onResponse: async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const labels = {
         method: request.method,
         route: request.routeOptions.url ?? UNMATCHED,

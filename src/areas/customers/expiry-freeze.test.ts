@@ -113,8 +113,8 @@ describe('time-based expiry', () => {
       t.app.inject({ url: '/api/v1/customers?per_page=100', headers: t.admin }),
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
-    expect(answers[0]!.json().status).toBe('EXPIRED');
-    expect(answers[1]!.json().status).toBe('EXPIRED');
+    expect(answers[0].json().status).toBe('EXPIRED');
+    expect(answers[1].json().status).toBe('EXPIRED');
     await api('GET', `/api/v1/customers/${c.id}`);
     expect(await expiryAudits(c.id)).toHaveLength(1);
     expect(statusEvents(c.id)).toHaveLength(1);

@@ -23,10 +23,7 @@ describe('health probes', () => {
 
   it('GET /readyz answers 503 naming the storage when it cannot be reached', async () => {
     const storage = t.runtime.services.deps.storage;
-    const check = storage.check;
-    storage.check = async () => {
-      throw new Error('bucket gone');
-    };
+    const check = vi.spyOn(storage, 'check').mockRejectedValue(new Error('bucket gone'));
     try {
       const res = await t.app.inject({ url: '/readyz' });
       expect(res.statusCode).toBe(503);
@@ -35,7 +32,7 @@ describe('health probes', () => {
         checks: { database: 'ok', storage: 'failed' },
       });
     } finally {
-      storage.check = check;
+      check.mockRestore();
     }
   });
 

@@ -146,7 +146,7 @@ describe('GitHub App: not configured', () => {
             headers: bare.admin,
             payload: { query },
           })
-        ).json() as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+        ).json<{ data?: unknown; errors?: { extensions?: { code?: string } }[] }>();
       const status2 = await graphql('{ hostAppStatus { configured } }');
       expect(status2).toEqual({ data: { hostAppStatus: { configured: false } } });
       for (const query of [

@@ -75,10 +75,11 @@ function claimQuery(db: Db, dialect: Dialect, workerId: string, now: string, lea
             w.and([w('status', '=', 'running'), w('lease_expires_at', '<', now)]),
           ]),
         )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('tasks as live')
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('tasks as live')
                 .select('live.id')
                 .whereRef('live.tenant_id', '=', 'tasks.tenant_id')
                 .whereRef('live.dedupe_key', '=', 'tasks.dedupe_key')

@@ -70,7 +70,7 @@ const requestSync = async (name: string) =>
       url: `/api/v1/packages/${name}/sync`,
       headers: t.admin,
     })
-  ).json() as { id: string; status: string };
+  ).json<{ id: string; status: string }>();
 
 describe('worker', () => {
   it('two workers never run one task twice', async () => {

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -127,6 +128,6 @@ export async function migrate(
   const { error, results } = await (target
     ? migrator.migrateTo(target)
     : migrator.migrateToLatest());
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -23,5 +23,5 @@ export async function pageOf<DB, TB extends keyof DB, O>(
     rows(base).offset(window.offset).limit(window.limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: page as O[], total: Number((count as { n: number | string }).n) };
+  return { rows: page, total: Number((count as { n: number | string }).n) };
 }

@@ -34,7 +34,7 @@ export function Layout() {
           {session.kind === 'root' ? 'Root token' : 'Team token'} · {session.level} ·{' '}
           {session.edition}
         </span>
-        <button type="button" className="secondary" onClick={session.signOut}>
+        <button type="button" className="secondary" onClick={() => session.signOut()}>
           Sign out
         </button>
       </header>

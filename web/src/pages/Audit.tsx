@@ -31,10 +31,11 @@ export function auditQuery(f: Filters, page: number) {
 
 const describe = (v: unknown): string => {
   if (v === null || v === undefined) return '—';
-  if (typeof v !== 'object') return String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v !== 'object') return '—';
   const o = v as Record<string, unknown>;
   if (typeof o.kind === 'string')
-    return [o.kind, o.id].filter((x) => x !== null && x !== undefined).join(' ');
+    return o.id === null || o.id === undefined ? o.kind : `${o.kind} ${describe(o.id)}`;
   if (typeof o.type === 'string') return [o.type, o.id ?? o.name].filter(Boolean).join(' ');
   return JSON.stringify(v);
 };

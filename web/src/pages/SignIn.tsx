@@ -6,7 +6,7 @@ import { ApiError } from '../lib/errors';
 import { storeToken } from '../lib/token-store';
 
 /** Why a token cannot sign in, in words. */
-function signInError(err: unknown): Error | unknown {
+function signInError(err: unknown): unknown {
   if (err instanceof ApiError && err.status === 401) {
     return new Error('That token is not valid (unknown, expired or revoked).');
   }
