@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
-
-type Env = Record<string, string | undefined>;
+import { flag } from './config-values.js';
+import type { Env } from './config-values.js';
 
 /** Archive storage: a folder on this machine, or an S3-compatible bucket shared by every node. */
 export type StorageSettings = { kind: 'fs'; root: string } | ({ kind: 's3' } & S3Settings);
@@ -19,14 +19,6 @@ export interface S3Settings {
   /** AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; null = the SDK's default chain (instance roles). */
   accessKeyId: string | null;
   secretAccessKey: string | null;
-}
-
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
 function endpointOf(env: Env): string | null {
@@ -97,7 +89,7 @@ export function storageSettings(
     prefix,
     region: env.AWS_REGION || 'us-east-1',
     endpoint,
-    forcePathStyle: onOff(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
     accessKeyId,
     secretAccessKey,
   };

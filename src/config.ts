@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
+import { flag } from './config-values.js';
+import type { Env } from './config-values.js';
 import { storageSettings } from './config-storage.js';
 import type { StorageSettings } from './config-storage.js';
-
 export { ConfigError, storageSettings };
 export type { StorageSettings };
 
@@ -36,6 +38,8 @@ export interface Config {
   jwtSecret: string | null;
   /** Run background tasks in this process (WORKER=on|off, default on). */
   worker: boolean;
+  /** `packyard serve` processes on this machine, node's cluster (WEB_CONCURRENCY, default: cores). */
+  webConcurrency: number;
   /**
    * Packages may name repositories on this server's disk (file:// URLs, absolute paths):
    * ALLOW_LOCAL_REPOSITORIES, default on except in the Cloud edition, where tenants must not
@@ -125,8 +129,6 @@ export interface GitHubAppSettings {
   slug: string | null;
 }
 
-type Env = Record<string, string | undefined>;
-
 function integer(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -134,14 +136,6 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
     throw new ConfigError(`${name} must be a whole number >= ${min}, got "${raw}"`);
   }
   return Number(raw);
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -249,6 +243,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     edition: edition as Edition,
     jwtSecret: env.JWT_SECRET || null,
     worker: flag(env, 'WORKER', true),
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', os.availableParallelism(), 1),
     allowLocalRepositories: flag(env, 'ALLOW_LOCAL_REPOSITORIES', edition !== 'cloud'),
     workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),
     gitTimeoutMs: integer(env, 'GIT_TIMEOUT_SECONDS', 300, 1) * 1000,

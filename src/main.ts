@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { openRuntime } from './runtime.js';
 import { createLogger } from './infra/logger.js';
+import { isClusterProcess, runPrimary, shouldFork } from './cluster.js';
 import { buildWorkerApp } from './http/worker-app.js';
 import { describeStorage, openStorage } from './infra/storage/open.js';
 import { expectedShasums, migrateArchives } from './areas/storage/migrate.js';
@@ -53,9 +54,35 @@ function onSignals(stop: () => Promise<void>): void {
   }
 }
 
+function printBanner(config: Readonly<Config>, describe: string, generated: string | null): void {
+  const lines = [
+    '',
+    `Packyard is running at ${config.baseUrl}  (edition: ${config.edition})`,
+    `Data: ${describe}; archives in ${describeStorage(config.storage)}; git mirrors in ${config.dataDir}`,
+    `API docs: ${config.baseUrl}/api/docs`,
+  ];
+  if (config.webConcurrency > 1) lines.push(`Serving with ${config.webConcurrency} processes`);
+  if (generated) {
+    lines.push(
+      '',
+      'A root admin token was generated. It is shown only this once, so keep it safe:',
+      `  ${generated}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${generated}" ${config.baseUrl}/api/v1/packages`,
+    );
+  }
+  console.log(lines.join('\n') + '\n');
+}
+
 async function serve(): Promise<void> {
   const config = configOrExit();
-  const runtime = await openRuntime(config, createLogger(config.logLevel));
+  const log = createLogger(config.logLevel);
+  if (shouldFork(config)) {
+    await runPrimary(config, log, (p) => printBanner(config, p.describe, p.generatedAdminToken));
+    return;
+  }
+  const runtime = await openRuntime(config, log);
   const app = await buildApp({
     services: runtime.services,
     // JSON lines on stdout; buildApp adds the request id and the redaction of secrets.
@@ -64,23 +91,8 @@ async function serve(): Promise<void> {
   });
   if (config.worker) runtime.services.worker.start();
   await app.listen({ port: config.port, host: config.host });
-  const lines = [
-    '',
-    `Packyard is running at ${config.baseUrl}  (edition: ${config.edition})`,
-    `Data: ${runtime.describe}; archives in ${describeStorage(config.storage)}; git mirrors in ${config.dataDir}`,
-    `API docs: ${config.baseUrl}/api/docs`,
-  ];
-  if (runtime.generatedAdminToken) {
-    lines.push(
-      '',
-      'A root admin token was generated. It is shown only this once, so keep it safe:',
-      `  ${runtime.generatedAdminToken}`,
-      '',
-      'Try it:',
-      `  curl -H "Authorization: Bearer ${runtime.generatedAdminToken}" ${config.baseUrl}/api/v1/packages`,
-    );
-  }
-  console.log(lines.join('\n') + '\n');
+  // In a cluster the primary prints the banner once for all processes.
+  if (!isClusterProcess()) printBanner(config, runtime.describe, runtime.generatedAdminToken);
   onSignals(async () => {
     // Stop accepting and finish in-flight requests; then runtime.close() stops the worker (a
     // running task finishes first) and closes the database.

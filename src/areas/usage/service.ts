@@ -79,8 +79,6 @@ export async function assertStorageLeft(
   }
 }
 
-/** How long increments wait in memory before they are written, at most. */
-export const FLUSH_INTERVAL_MS = 1000;
 /** Rows per multi-row upsert statement (SQLite limits bound parameters per statement). */
 const CHUNK = 500;
 
@@ -88,10 +86,12 @@ const CHUNK = 500;
  * Monthly bandwidth and stored archive bytes behind the X-Bandwidth-* and X-Storage-* headers,
  * and the download counts behind the statistics.
  *
- * Counting never writes on the request path: `recordDownload` adds to an in-memory buffer keyed by
- * (tenant, customer, package, version, day) and (tenant, month), and the buffer is written in one
- * transaction at most FLUSH_INTERVAL_MS later, on `flush()`, and on `close()`. Bandwidth figures
- * include the bytes not yet written, so limits apply at once.
+ * A download is committed before its archive is sent (decisions.md 1: a served archive is counted
+ * even when its node dies right after), by group commit: `recordDownload` adds to an in-memory
+ * batch and resolves once the batch is written; every download recorded while one write runs
+ * shares the next write, so under load one transaction carries many downloads. Worst case when a
+ * node dies: downloads committed whose archive had not fully reached the client are counted (the
+ * client retries and is counted again); a served archive is never missing from the counts.
  */
 export class UsageService {
   private pending: Batch = emptyBatch();
@@ -101,8 +101,8 @@ export class UsageService {
   private chain: Promise<void> = Promise.resolve();
   /** Moves each time a batch is committed, so figures() can tell a read raced a commit. */
   private commits = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
+  /** The write the next recorded download waits for, while not yet started. */
+  private next: Promise<void> | null = null;
 
   constructor(private readonly deps: Deps) {}
 
@@ -156,8 +156,9 @@ export class UsageService {
   }
 
   /**
-   * Counts one served archive per customer, package, version and day, and its bytes. Only adds to
-   * the in-memory buffer; the write happens in the next flush.
+   * Counts one archive about to be served per customer, package, version and day, and its bytes.
+   * Resolves once committed; when the write fails it rejects and the download is not counted (the
+   * caller must not serve the archive then).
    */
   recordDownload(
     tenantId: string,
@@ -189,39 +190,23 @@ export class UsageService {
     const bw = this.pending.bandwidth.get(bwKey);
     if (bw) bw.value += bytes;
     else this.pending.bandwidth.set(bwKey, { tenant_id: tenantId, period, value: bytes });
-    this.schedule();
-    return Promise.resolve();
-  }
-
-  /**
-   * Writes every increment recorded before the call, in one transaction. Resolves once they are
-   * committed; on failure they go back to the buffer (nothing is lost) and the error is thrown.
-   */
-  flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const run = this.chain.then(() => this.writePending());
-    // Keep the chain alive after a failure; the caller of this flush still sees the error.
+    this.next ??= this.chain.then(() => {
+      this.next = null;
+      return this.writePending();
+    });
+    const run = this.next;
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  /** Stops the timer and writes what is left; call before the database is closed. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.flush();
+  /** Resolves once every download recorded before the call is written (or has failed). */
+  async flush(): Promise<void> {
+    await this.chain;
   }
 
-  private schedule(): void {
-    if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      // A failed timed flush keeps its increments in the buffer; the next flush retries them.
-      this.flush().catch(() => this.schedule());
-    }, FLUSH_INTERVAL_MS);
-    this.timer.unref();
+  /** Waits for writes in progress; call before the database is closed. */
+  async close(): Promise<void> {
+    await this.flush();
   }
 
   private unwrittenBandwidth(tenantId: string, period: string): number {
@@ -231,6 +216,7 @@ export class UsageService {
     );
   }
 
+  /** Writes the batch of downloads recorded so far; on failure they are dropped, not served. */
   private async writePending(): Promise<void> {
     if (isEmpty(this.pending)) return;
     const batch = this.pending;
@@ -239,27 +225,8 @@ export class UsageService {
     try {
       await this.write(batch);
       this.commits += 1;
-    } catch (err) {
-      this.merge(batch);
-      throw err;
     } finally {
       this.inflight = emptyBatch();
-    }
-  }
-
-  /** Puts a batch that failed to write back into the buffer. */
-  private merge(batch: Batch): void {
-    for (const [key, inc] of batch.downloads) {
-      const row = this.pending.downloads.get(key);
-      if (row) {
-        row.count += inc.count;
-        row.bytes += inc.bytes;
-      } else this.pending.downloads.set(key, inc);
-    }
-    for (const [key, bw] of batch.bandwidth) {
-      const row = this.pending.bandwidth.get(key);
-      if (row) row.value += bw.value;
-      else this.pending.bandwidth.set(key, bw);
     }
   }
 
