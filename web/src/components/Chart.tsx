@@ -2,6 +2,9 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
+/** Axis steps in whole numbers: counts and day indexes have no fractions. */
+const WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 1e6, 1e7];
+
 export interface Series {
   labels: string[];
   values: number[];
@@ -29,13 +32,23 @@ export function Chart({
         height: 240,
         legend: { show: false },
         cursor: { show: true, drag: { x: false, y: false } },
-        scales: { x: { time: false } },
+        scales: {
+          x: {
+            time: false,
+            // Bars sit between half steps so the first and last are not cut in half.
+            range: (): uPlot.Range.MinMax =>
+              kind === 'bars' ? [-0.5, xs.length - 0.5] : [0, Math.max(1, xs.length - 1)],
+          },
+          y: { range: (_u, _min, max): uPlot.Range.MinMax => [0, Math.max(1, max)] },
+        },
         axes: [
           {
-            values: (_u, splits) => splits.map((i) => data.labels[Math.round(i)] ?? ''),
-            space: 60,
+            values: (_u, splits) =>
+              splits.map((i) => (Number.isInteger(i) ? (data.labels[i] ?? '') : '')),
+            incrs: WHOLE,
+            space: kind === 'bars' ? 30 : 60,
           },
-          { size: 50 },
+          { size: 50, incrs: WHOLE, values: (_u, splits) => splits.map((n) => String(n)) },
         ],
         series: [
           {},
@@ -44,6 +57,7 @@ export function Chart({
             stroke: '#2b5cab',
             width: 2,
             fill: kind === 'bars' ? '#2b5cab' : 'rgba(43,92,171,0.12)',
+            points: { show: kind === 'line' && data.labels.length <= 62 },
             ...(kind === 'bars' ? { paths: uPlot.paths.bars?.({ size: [0.6, 60] }) } : {}),
           },
         ],

@@ -92,7 +92,8 @@ export function Versions({ pkg }: { pkg: PackageDetail }) {
 export function MonorepoChildren({ name }: { name: string }) {
   const path = pkgParams(name);
   const mono = useQuery({
-    queryKey: ['package', name, 'monorepo'],
+    queryKey: ['monorepo', name],
+    staleTime: 60_000,
     queryFn: () => call(api.GET('/api/v1/packages/{vendor}/{name}/monorepo', { params: { path } })),
   });
   if (mono.isError && isUnavailable(mono.error)) return null;

@@ -1,0 +1,332 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ensureWebBuild } from '../../scripts/web-build.js';
+import { GitFixture } from '../fixtures/git-repo.js';
+import { ADMIN_TOKEN } from '../helpers.js';
+import { ComposerProject } from './composer-client.js';
+import { startServer } from './server.js';
+import type { RunningServer } from './server.js';
+import {
+  DESKTOP,
+  PHONE,
+  launchBrowser,
+  openPage,
+  overflowsSideways,
+  screenshot,
+  signIn,
+} from './browser.js';
+import type { TrackedPage } from './browser.js';
+
+// One server and one browser for the file; one signed-in admin page shared by the admin steps,
+// which run in order (add a package, then grant it, then install it with the token shown).
+let s: RunningServer;
+let browser: Browser;
+let admin: TrackedPage;
+let repo: GitFixture;
+const extraPages: TrackedPage[] = [];
+const cleanup: (() => void)[] = [];
+let customerUrl = '';
+let viewerToken = '';
+
+/** Answers >= 400 a test expects (the rest fail it), per page. */
+const allowed = new Map<TrackedPage, RegExp[]>();
+/**
+ * Expected everywhere: the Vulnerabilities API arrives later (404 until then), and a package's
+ * monorepo view is 404 for a package that is not a monorepo.
+ */
+const EXPECTED = [
+  /^404 GET \/api\/v1\/vulnerabilities$/,
+  /^404 GET \/api\/v1\/packages\/[^/]+\/[^/]+\/monorepo$/,
+];
+
+const README = [
+  '# Acme Lib',
+  '',
+  'The **readme** of acme/lib.',
+  '',
+  '<script>window.__pwned = "script"</script>',
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  '[click me](javascript:window.__pwned=1)',
+  '<iframe src="https://example.com"></iframe>',
+].join('\n');
+
+async function nav(page: Page, link: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+  await page.getByRole('heading', { level: 1, name: link }).waitFor();
+}
+
+function assertClean(p: TrackedPage) {
+  expect(p.problems.pageErrors, 'page errors').toEqual([]);
+  expect(p.problems.failedRequests, 'failed requests').toEqual([]);
+  const ok = allowed.get(p) ?? [];
+  const unexpected = p.problems.errorResponses.filter((r) => !ok.some((re) => re.test(r)));
+  p.problems.errorResponses.length = 0;
+  expect(unexpected, 'unexpected error answers').toEqual([]);
+}
+
+beforeAll(async () => {
+  ensureWebBuild();
+  repo = new GitFixture('acme/lib');
+  repo.write('README.md', README);
+  repo.release('1.0.0').release('1.1.0').release('2.0.0');
+  cleanup.push(() => repo.remove());
+  s = await startServer();
+  browser = await launchBrowser();
+  admin = await openPage(browser, DESKTOP, { permissions: ['clipboard-read', 'clipboard-write'] });
+  allowed.set(admin, [...EXPECTED]);
+});
+
+afterEach(() => {
+  assertClean(admin);
+  for (const p of extraPages) assertClean(p);
+});
+
+afterAll(async () => {
+  await Promise.all(extraPages.map((p) => p.close()));
+  await admin?.close();
+  await browser?.close();
+  await s?.close();
+  cleanup.forEach((fn) => fn());
+});
+
+describe('the admin UI in a real browser', () => {
+  it('signs in with the keyboard alone, and says why a bad token is refused', async () => {
+    const { page } = admin;
+    allowed.get(admin)?.push(/^401 GET \/api\/v1\/session$/);
+    await page.goto(`${s.url}/admin/`);
+    // The Token field has focus on arrival; Tab reaches Sign in; Enter presses it.
+    await page.keyboard.type('not-a-token');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe('Sign in');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Packages' }).waitFor();
+    expect(page.url()).toBe(`${s.url}/admin/packages`);
+    // Kept in this tab's session storage, never in the address.
+    expect(page.url()).not.toContain(ADMIN_TOKEN);
+    const stored = await page.evaluate<string[]>('Object.values(sessionStorage)');
+    expect(stored).toContain(ADMIN_TOKEN);
+    expect(await page.evaluate<string[]>('Object.values(localStorage)')).toEqual([]);
+  });
+
+  it('adds a package and shows its sync live until its versions are there', async () => {
+    const { page } = admin;
+    await page.getByLabel('Name', { exact: true }).fill('acme/lib');
+    await page.getByLabel('Repository URL').fill(repo.url);
+    await page.getByRole('button', { name: 'Add package' }).click();
+    await page.getByRole('heading', { level: 1, name: 'acme/lib' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Synced$/ })
+      .waitFor();
+    const versions = page.getByRole('region', { name: 'Versions' });
+    for (const v of ['2.0.0', '1.1.0', '1.0.0'])
+      await versions.getByText(v, { exact: true }).waitFor();
+    await page.getByText('Progress is live (GraphQL subscription).').waitFor();
+
+    // A new tag, then Sync: the subscription brings the new version without a reload.
+    repo.release('2.1.0');
+    await page.getByRole('button', { name: 'Sync' }).click();
+    await versions.getByText('2.1.0', { exact: true }).waitFor();
+    await page.getByText('Added in the last sync: 2.1.0').waitFor();
+
+    // The readme renders, and nothing in it runs.
+    await page.getByRole('heading', { level: 1, name: 'Acme Lib' }).waitFor();
+    expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
+    const readme = page.locator('article.readme');
+    expect(await readme.locator('script, iframe, [onerror]').count()).toBe(0);
+    expect(await readme.locator('a[href^="javascript:"]').count()).toBe(0);
+
+    // Yank, then unyank, a version.
+    await page.getByRole('button', { name: 'Yank 1.0.0' }).click();
+    await page.getByRole('button', { name: 'Unyank 1.0.0' }).click();
+    await page.getByRole('button', { name: 'Yank 1.0.0' }).waitFor();
+    await screenshot(page, 'desktop-package');
+
+    await nav(page, 'Packages');
+    await page.getByRole('link', { name: 'acme/lib' }).waitFor();
+    await screenshot(page, 'desktop-packages');
+  });
+
+  it('creates a customer and grants the package with a constraint preview', async () => {
+    const { page } = admin;
+    await nav(page, 'Customers');
+    await page.getByLabel('Name', { exact: true }).fill('Initech');
+    await page.getByLabel('Email').fill('it@initech.test');
+    await page.getByRole('button', { name: 'Create customer' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Initech' }).waitFor();
+    customerUrl = page.url();
+
+    await page.getByLabel('Package', { exact: true }).fill('acme/lib');
+    await page.getByLabel('Constraint', { exact: true }).fill('^1.0');
+    const preview = page.getByRole('status', { name: 'Constraint preview' });
+    await preview.filter({ hasText: 'Visible: 1.1.0, 1.0.0 (2 of 5).' }).waitFor();
+    await page.getByLabel('Constraint', { exact: true }).fill('^3');
+    await preview.filter({ hasText: 'shows none of the 5 versions' }).waitFor();
+    await page.getByLabel('Constraint', { exact: true }).fill('^1.0');
+    await preview.filter({ hasText: 'Visible: 1.1.0, 1.0.0' }).waitFor();
+    await page.getByRole('button', { name: 'Grant access' }).click();
+    const grants = page.getByRole('region', { name: 'Packages granted' });
+    await grants.getByRole('cell', { name: '^1.0' }).waitFor();
+
+    // A second grant of the same package is refused, in words, next to the form.
+    allowed.get(admin)?.push(/^409 POST \/api\/v1\/customers\/[^/]+\/packages$/);
+    await page.getByLabel('Package', { exact: true }).fill('acme/lib');
+    await page.getByRole('button', { name: 'Grant access' }).click();
+    await page.getByRole('alert').filter({ hasText: 'conflicts with the current state' }).waitFor();
+  });
+
+  it('creates a token, shows it once with auth.json, and Composer installs with it', async () => {
+    const { page } = admin;
+    await page.getByLabel('Name', { exact: true }).fill('ci');
+    await page.getByLabel('Scope').selectOption('download');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const value = (await page.getByLabel('Token value', { exact: true }).innerText()).trim();
+    expect(value).toMatch(/^pkt_/);
+    const authJson = JSON.parse(await page.getByLabel('auth.json', { exact: true }).innerText());
+    const host = new URL(s.url).host;
+    expect(authJson['http-basic'][host]).toEqual({ username: 'token', password: value });
+    await page.getByRole('button', { name: 'Copy auth.json' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    await screenshot(page, 'desktop-customer');
+
+    const project = new ComposerProject(s.url, 'placeholder');
+    cleanup.push(() => project.remove());
+    project.writeJson('auth.json', authJson);
+    const install = await project.run(['require', 'acme/lib']);
+    expect(install.code, install.output).toBe(0);
+    expect(project.lockedVersion('acme/lib')).toBe('1.1.0');
+
+    // Shown once: after "I have copied it" the value is gone for good.
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByText(value).count()).toBe(0);
+
+    // Suspended with a reason, the customer's token stops working; reactivated, it works again.
+    await page.getByLabel('Reason').fill('unpaid invoice');
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await page.getByText('reason: unpaid invoice').waitFor();
+    const refused = await project.run(['update']);
+    expect(refused.code).not.toBe(0);
+    await page.getByRole('button', { name: 'Reactivate' }).click();
+    await page.getByRole('button', { name: 'Suspend' }).waitFor();
+    const again = await project.run(['update']);
+    expect(again.code, again.output).toBe(0);
+  });
+
+  it('creates a viewer team token; the viewer sees everything and can change nothing', async () => {
+    const { page } = admin;
+    await nav(page, 'Team');
+    await page.getByLabel('Name', { exact: true }).fill('auditor');
+    await page.getByLabel('Level').selectOption('viewer');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    viewerToken = (await page.getByLabel('Token value', { exact: true }).innerText()).trim();
+    expect(viewerToken).toMatch(/^cma_/);
+
+    const viewer = await openPage(browser, DESKTOP);
+    extraPages.push(viewer);
+    allowed.set(viewer, [...EXPECTED, /^403 POST \/api\/v1\/customers$/]);
+    const v = viewer.page;
+    await signIn(v, s.url, viewerToken);
+    await v.getByText('You are signed in with a viewer token').waitFor();
+    await v.getByRole('link', { name: 'acme/lib' }).waitFor();
+    expect(await v.getByRole('button', { name: 'Add package' }).count()).toBe(0);
+    await v.getByRole('link', { name: 'acme/lib' }).click();
+    await v.getByRole('region', { name: 'Versions' }).getByText('1.1.0', { exact: true }).waitFor();
+    expect(await v.getByRole('button', { name: 'Sync' }).count()).toBe(0);
+    expect(await v.getByRole('button', { name: /^Yank/ }).count()).toBe(0);
+    await v.goto(customerUrl);
+    await v.getByRole('heading', { level: 1, name: 'Initech' }).waitFor();
+    await v.getByRole('region', { name: 'Packages granted' }).getByText('acme/lib').waitFor();
+    for (const name of ['Grant access', 'Create token', 'Suspend', 'Reactivate']) {
+      expect(await v.getByRole('button', { name }).count(), name).toBe(0);
+    }
+    // The server refuses anyway.
+    const status = await v.evaluate<number>(`(async () => {
+      const token = Object.values(sessionStorage)[0];
+      const res = await fetch('/api/v1/customers', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Nope', email: 'nope@example.test' }),
+      });
+      return res.status;
+    })()`);
+    expect(status).toBe(403);
+    await nav(v, 'Team');
+    await v.getByText('Only owner tokens create and revoke team tokens.').waitFor();
+    await v.getByRole('button', { name: 'Sign out' }).click();
+    await v.getByLabel('Token').waitFor();
+    expect(await v.evaluate<string[]>('Object.values(sessionStorage)')).toEqual([]);
+  });
+
+  it('shows every main view at 1280x800 without sideways scrolling', async () => {
+    const { page } = admin;
+    for (const view of [
+      'Packages',
+      'Customers',
+      'Collections',
+      'Team',
+      'Statistics',
+      'Vulnerabilities',
+      'Audit log',
+      'Tasks',
+    ]) {
+      await nav(page, view);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Loading/ })
+        .waitFor({ state: 'detached' });
+      expect(await overflowsSideways(page), view).toBe(false);
+      await screenshot(page, `desktop-${view.toLowerCase().replace(' ', '-')}`);
+    }
+    await nav(page, 'Statistics');
+    await page.getByRole('img', { name: 'Downloads per package' }).locator('canvas').waitFor();
+    await page
+      .getByRole('region', { name: 'Downloads per package' })
+      .getByText('acme/lib')
+      .waitFor();
+    await nav(page, 'Vulnerabilities');
+    await page.getByText('not available on this server yet').waitFor();
+    await nav(page, 'Audit log');
+    await page.getByLabel('Action').fill('customer.suspend');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('region', { name: 'Audit log' }).getByText('customer.suspend').waitFor();
+    await nav(page, 'Tasks');
+    await page.getByRole('region', { name: 'Tasks' }).getByText('acme/lib').first().waitFor();
+  });
+
+  it('works on a 390-pixel phone: every view fits, navigation and forms reachable', async () => {
+    const phone = await openPage(browser, PHONE);
+    extraPages.push(phone);
+    allowed.set(phone, [...EXPECTED]);
+    const p = phone.page;
+    await signIn(p, s.url, ADMIN_TOKEN);
+    for (const view of [
+      'Packages',
+      'Customers',
+      'Collections',
+      'Team',
+      'Statistics',
+      'Vulnerabilities',
+      'Audit log',
+      'Tasks',
+    ]) {
+      await nav(p, view);
+      await p
+        .getByRole('status')
+        .filter({ hasText: /^Loading/ })
+        .waitFor({ state: 'detached' });
+      expect(await overflowsSideways(p), view).toBe(false);
+      await screenshot(p, `phone-${view.toLowerCase().replace(' ', '-')}`);
+    }
+    await p.goto(customerUrl);
+    await p.getByRole('heading', { level: 1, name: 'Initech' }).waitFor();
+    expect(await overflowsSideways(p)).toBe(false);
+    await p.getByRole('button', { name: 'Grant access' }).scrollIntoViewIfNeeded();
+    await screenshot(p, 'phone-customer');
+  });
+});
