@@ -35,6 +35,8 @@ export function ensureWebBuild(): void {
   const run = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: WEB,
     stdio: 'inherit',
+    // Under a test runner NODE_ENV is `test`, which would bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (run.status !== 0) throw new Error(`Building the admin UI failed (exit ${run.status})`);
 }

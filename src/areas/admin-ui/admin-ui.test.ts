@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
@@ -35,6 +36,24 @@ describe('the admin UI at /admin', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     // No inline script in the page: every <script> has a src.
     expect(res.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+  });
+
+  it('weighs under 250 KB (JS and CSS, gzip) on first load; charts and markdown load later', async () => {
+    const html = (await t.app.inject({ url: '/admin/' })).body;
+    const files = [...html.matchAll(/(?:src|href)="\/admin\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(files.some((f) => f?.endsWith('.js'))).toBe(true);
+    let bytes = 0;
+    for (const file of files) {
+      const res = await t.app.inject({ url: `/admin/${file}` });
+      expect(res.statusCode).toBe(200);
+      bytes += zlib.gzipSync(res.rawPayload).length;
+    }
+    expect(bytes).toBeLessThan(250 * 1024);
+    // React's production build, not its development one.
+    const main = files.find((f) => f?.endsWith('.js')) ?? '';
+    const js = (await t.app.inject({ url: `/admin/${main}` })).body;
+    expect(js).not.toContain('should have a unique');
+    expect(js).not.toContain('uPlot');
   });
 
   it('redirects /admin to /admin/ and answers client routes with the page', async () => {
