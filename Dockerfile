@@ -1,13 +1,17 @@
-# Packyard: the server (TypeScript run by tsx, no build step) on Node 20, as the unprivileged user.
+# Packyard: the built admin UI and the server (TypeScript run by tsx) on Node 20, unprivileged.
 # Build: docker build -t packyard .   Run: see compose.yaml and docs/deployment.md.
 
-FROM node:20-bookworm-slim AS deps
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 normally installs a prebuilt binary; the compilers are for when none fits.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+COPY web/package.json ./web/
+RUN npm ci --no-audit --no-fund
+COPY . .
+# The admin UI (web/, a workspace) is built to web/dist; then only production packages stay.
+RUN npm run build:web && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 # git: syncs clone and archive repositories; ca-certificates: https git hosts, S3, OAuth.
@@ -17,10 +21,11 @@ WORKDIR /app
 ENV NODE_ENV=production \
     PORT=8080 \
     DATA_DIR=/data
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json ./
-COPY bin ./bin
-COPY src ./src
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/bin ./bin
+COPY --from=build /app/src ./src
+COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

@@ -95,6 +95,13 @@ export class ChildServer {
     return Number.isFinite(rss) ? { rss: rss * 1024, peak: (peak || rss) * 1024 } : null;
   }
 
+  /** SIGKILL: the process dies at once, as on a crash or a lost machine. */
+  async kill(): Promise<void> {
+    if (this.exitCode !== undefined) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
   /** SIGTERM (a graceful stop, which also lets --cpu-prof write its file), SIGKILL after 10 s. */
   async stop(): Promise<void> {
     if (this.exitCode !== undefined) return;

@@ -38,6 +38,8 @@ export interface Config {
   jwtSecret: string | null;
   /** Run background tasks in this process (WORKER=on|off, default on). */
   worker: boolean;
+  /** A task whose worker stops renewing its claim this long is run by another (TASK_LEASE_SECONDS, 60). */
+  taskLeaseSeconds: number;
   /** `packyard serve` processes on this machine, node's cluster (WEB_CONCURRENCY, default: cores). */
   webConcurrency: number;
   /**
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     edition: edition as Edition,
     jwtSecret: env.JWT_SECRET || null,
     worker: flag(env, 'WORKER', true),
+    taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 60, 3),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', os.availableParallelism(), 1),
     allowLocalRepositories: flag(env, 'ALLOW_LOCAL_REPOSITORIES', edition !== 'cloud'),
     workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),

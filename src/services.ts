@@ -99,7 +99,10 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     sync,
     monorepos: new MonorepoService(deps),
     tasks,
-    worker: new Worker(deps, tasks, handlers, { scheduler }),
+    worker: new Worker(deps, tasks, handlers, {
+      scheduler,
+      leaseMs: deps.config.taskLeaseSeconds * 1000,
+    }),
     tokens: new TokenService(deps),
     team: new TeamService(deps),
     access: new AccessService(deps),
