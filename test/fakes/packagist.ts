@@ -154,6 +154,11 @@ export class FakePackagist {
       res.writeHead(302, { location: `http://evil.example${path}` }).end();
       return;
     }
+    if (path === '/packages.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ packages: [], 'metadata-url': '/p2/%package%.json' }));
+      return;
+    }
     const p2 = /^\/p2\/([^/]+\/[^/]+?)(~dev)?\.json$/.exec(path);
     if (p2?.[1]) return this.p2(req, res, p2[1], Boolean(p2[2]));
     const dist = /^\/dist\/([^/]+\/[^/]+)\/([0-9a-f]{40})\.zip$/.exec(path);
