@@ -6,6 +6,8 @@ export async function startPackyard(opts: {
   adminToken: string;
   /** Write a V8 CPU profile of the server here when it stops. */
   cpuProfDir?: string | null;
+  /** More settings (the proxy bench points PROXY_UPSTREAM_URL at its fake). */
+  env?: Record<string, string>;
 }): Promise<ChildServer> {
   const port = await freePort();
   const profile = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : [];
@@ -24,6 +26,8 @@ export async function startPackyard(opts: {
       // Limits on, so their cost is measured, but far above what one load generator sends.
       RATE_LIMIT_COMPOSER_PER_MINUTE: '100000000',
       RATE_LIMIT_ADMIN_PER_MINUTE: '100000000',
+      PROXY_UPSTREAM_URL: 'off',
+      ...opts.env,
     },
     ready: async (url) => {
       const res = await fetch(`${url}/api/v1/packages?per_page=1`, {

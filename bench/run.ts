@@ -24,6 +24,8 @@ import { AdminApi, basicAuth, startPackyard } from './packyard.js';
 import type { ChildServer } from './processes.js';
 import { busiestProfile, formatProfile } from './profile.js';
 import { fmt, heading, item, table, verdict } from './report.js';
+import { PROXY_TARGETS, benchProxy } from './proxy.js';
+import type { ProxyBench } from './proxy.js';
 
 const TARGETS = {
   /** (a) our p2 requests/second over the floor's. */
@@ -271,9 +273,12 @@ function summary(
     fastify: LoadResult;
     sync: SyncRun;
     rss: number | null;
+    proxy: ProxyBench;
   },
 ): void {
-  const { small, large, floor, fastify, sync, rss } = results;
+  const { small, large, floor, fastify, sync, rss, proxy } = results;
+  const cachedRatio = proxy.publicLoad.rps / proxy.privateLoad.rps;
+  const coldRatio = proxy.proxied / proxy.direct;
   const ratio = small.rps / floor.rps;
   const drift = (large.rps - small.rps) / small.rps;
   const pkgs = (n: number) => `${fmt.int(n)} pkgs`;
@@ -323,6 +328,22 @@ function summary(
           rss === null ? 'n/a' : fmt.mb(rss),
           `< ${fmt.mb(TARGETS.rssBytes)}`,
           verdict(rss === null ? null : rss < TARGETS.rssBytes),
+        ],
+        ['(e) private p2 req/s (same server)', fmt.int(proxy.privateLoad.rps), '', ''],
+        ['(e) proxied p2 req/s, from the cache', fmt.int(proxy.publicLoad.rps), '', ''],
+        [
+          '(e) ratio proxied / private',
+          fmt.ratio(cachedRatio),
+          `>= ${PROXY_TARGETS.cachedRatio}`,
+          verdict(cachedRatio >= PROXY_TARGETS.cachedRatio),
+        ],
+        ['(f) cold composer update, direct to upstream', fmt.s(proxy.direct), '', ''],
+        ['(f) cold composer update, through Packyard', fmt.s(proxy.proxied), '', ''],
+        [
+          '(f) ratio through Packyard / direct',
+          fmt.ratio(coldRatio),
+          `<= ${PROXY_TARGETS.coldUpdateRatio}`,
+          verdict(coldRatio <= PROXY_TARGETS.coldUpdateRatio),
         ],
       ],
     ),
@@ -397,6 +418,8 @@ async function main(): Promise<void> {
     heading(`(c) sync of a repository with ${fmt.int(s.tags)} tags`);
     const sync = await benchSync(s, work, adminToken, profileDir('sync'));
 
+    const proxy = await benchProxy(s, work, adminToken);
+
     heading('(d) server memory (VmRSS from /proc/<pid>/status after the load)');
     [small, large].forEach((run, i) => {
       const m = memory[i];
@@ -425,6 +448,7 @@ async function main(): Promise<void> {
       fastify,
       sync,
       rss: memory[1]?.rss ?? null,
+      proxy,
     });
     console.log(`\nTotal time ${fmt.s((performance.now() - started) / 1000)}`);
   } finally {

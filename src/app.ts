@@ -37,6 +37,8 @@ import { webhookDeliveryRoutes } from './areas/webhooks/deliveries-routes.js';
 import { adminUiRoutes } from './areas/admin-ui/routes.js';
 import { sessionRoutes } from './areas/admin-ui/session-routes.js';
 import { versionPreviewRoutes } from './areas/packages/preview-routes.js';
+import { distProxyRoutes } from './areas/proxy/dist-routes.js';
+import { proxyRoutes } from './areas/proxy/routes.js';
 
 export interface BuildAppOptions {
   services: Services;
@@ -124,6 +126,7 @@ export async function buildApp({
   await app.register(async (composer) => {
     await limits.apply(composer, 'composer');
     await composer.register(composerRoutes);
+    await composer.register(distProxyRoutes);
   });
   // Operations endpoints: outside /api/v1, so no admin token (METRICS_TOKEN guards /metrics).
   // GraphQL in its own context: its error formatter and hooks stay off the REST routes.
@@ -167,6 +170,7 @@ export async function buildApp({
       await api.register(webhookDeliveryRoutes);
       await api.register(versionPreviewRoutes);
       await api.register(sessionRoutes);
+      await api.register(proxyRoutes);
     },
     { prefix: '/api/v1' },
   );

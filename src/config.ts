@@ -9,6 +9,8 @@ import { storageSettings } from './config-storage.js';
 import type { StorageSettings } from './config-storage.js';
 export { ConfigError, storageSettings };
 export type { StorageSettings };
+import { proxySettings } from './config-proxy.js';
+import type { ProxySettings } from './config-proxy.js';
 
 /** The editions of decisions.md section 2. */
 export const EDITIONS = ['community', 'pro', 'enterprise', 'cloud'] as const;
@@ -98,6 +100,8 @@ export interface Config {
   gitlab: GitHostSettings;
   /** The GitHub App (host app); null fields mean not configured. */
   githubApp: GitHubAppSettings;
+  /** The proxy of a public Composer repository (src/config-proxy.ts). */
+  proxy: ProxySettings;
 }
 
 export interface WebhookSecrets {
@@ -292,5 +296,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       privateKey: privateKey(env),
       slug: env.GITHUB_APP_SLUG || null,
     },
+    proxy: proxySettings(env, { integer, baseOf, fail: (m) => new ConfigError(m) }),
   });
 }

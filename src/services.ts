@@ -22,6 +22,8 @@ import { createWebhookAdapters } from './areas/webhooks/adapters/index.js';
 import { OAuthService } from './areas/oauth/service.js';
 import { HOSTAPP_SYNC_TASK, HostAppService } from './areas/hostapp/service.js';
 import { BillingService } from './areas/billing/service.js';
+import { ProxyService } from './areas/proxy/service.js';
+import { ProxyAdmin } from './areas/proxy/admin.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
 export interface Services {
@@ -45,6 +47,8 @@ export interface Services {
   team: TeamService;
   access: AccessService;
   collections: CollectionService;
+  proxy: ProxyService;
+  proxyAdmin: ProxyAdmin;
 }
 
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
@@ -87,6 +91,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const auth = new AuthService(deps, rootTokenDigest);
   const composer = new ComposerService(deps, auth);
   const customers = new CustomerService(deps);
+  const proxy = new ProxyService(deps);
+  composer.publicPackages = proxy;
   const services: Services = {
     deps,
     auth,
@@ -111,6 +117,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     oauth,
     hostApp,
     billing: new BillingService(deps, customers),
+    proxy,
+    proxyAdmin: new ProxyAdmin(deps, proxy),
   };
   services.webhooks.useAdapters(
     createWebhookAdapters({

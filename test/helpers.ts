@@ -44,6 +44,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ADMIN_TOKEN,
     BASE_URL: 'http://packyard.test',
     WORKER: 'on',
+    // No test reaches packagist.org: proxy tests point PROXY_UPSTREAM_URL at a local fake.
+    PROXY_UPSTREAM_URL: 'off',
     ...dbEnv,
     ...env,
   });

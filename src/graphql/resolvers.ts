@@ -1,3 +1,4 @@
+import { proxyQueries } from '../areas/proxy/graphql.js';
 import { GraphQLScalarType } from './graphql-js.js';
 import type { MercuriusContext } from 'mercurius';
 import type { Ctx } from '../context.js';
@@ -352,10 +353,7 @@ export const resolvers = {
       assertFeature(s.deps.config.edition, 'vulnerabilities');
       return [];
     }),
-    proxyStatus: query((_args, _ctx, s) => {
-      assertFeature(s.deps.config.edition, 'proxy');
-      return { enabled: false, upstreams: [], cachedPackages: 0 };
-    }),
+    proxyStatus: query((_args, ctx, s) => proxyQueries.proxyStatus(ctx, s)),
     auditLogs: query<
       PageArgs & {
         filter?: {

@@ -82,6 +82,11 @@ export class ComposerProject {
     return fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : null;
   }
 
+  /** Deletes vendor/, so the next install must download every archive again. */
+  removeVendor(): void {
+    fs.rmSync(path.join(this.dir, 'vendor'), { recursive: true, force: true });
+  }
+
   remove(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

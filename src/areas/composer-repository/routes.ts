@@ -7,6 +7,7 @@ import { customerSecret } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
 import { digest } from '../../infra/crypto.js';
 import type { CustomerPrincipal } from '../auth/service.js';
+import type { PackageDocument } from './service.js';
 import { ResponseCache, isFresh, render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
 import { p2CacheKey } from './fast-path.js';
@@ -38,7 +39,7 @@ export async function composerRoutes(app: App): Promise<void> {
     req: FastifyRequest,
     reply: FastifyReply,
     what: string,
-    compute: (principal: CustomerPrincipal) => Promise<{ body: unknown; lastModified: Date }>,
+    compute: (principal: CustomerPrincipal) => Promise<PackageDocument>,
   ): Promise<FastifyReply> {
     const secret = customerSecret(req.headers.authorization);
     const key = ResponseCache.key(req.tenantId, digest(secret), what);
@@ -47,9 +48,10 @@ export async function composerRoutes(app: App): Promise<void> {
     if (hit) return sendRendered(req, reply, hit);
     const generation = cache.generation(req.tenantId);
     const principal = await composer.authenticate(req.tenantId, secret);
-    const { body, lastModified } = await compute(principal);
-    const doc = render(body, lastModified);
-    cache.set(generation, key, doc, [principal.expiresAt, principal.customer.access_expires_at]);
+    const { body, lastModified, rendered, validUntil } = await compute(principal);
+    const doc = rendered ?? render(body, lastModified);
+    const limits = [principal.expiresAt, principal.customer.access_expires_at, validUntil ?? null];
+    cache.set(generation, key, doc, limits);
     return sendRendered(req, reply, doc);
   }
 
@@ -58,9 +60,12 @@ export async function composerRoutes(app: App): Promise<void> {
       packages: {},
       'metadata-url': '/p2/%package%.json',
       'providers-lazy-url': '/p/%package%.json',
-      'available-packages': await composer.availablePackages(principal),
       'notify-batch': `${baseUrl}/downloads/`,
     };
+    // With public names open to all, Composer must ask for any name: no list (decisions.md 12).
+    if (!composer.publicNamesOpen) {
+      root['available-packages'] = await composer.availablePackages(principal);
+    }
     if (hasFeature(edition, 'security_advisories')) {
       root['security-advisories'] = {
         metadata: false,

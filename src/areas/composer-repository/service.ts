@@ -12,6 +12,26 @@ import { scopeAllows } from '../../composer/package-scopes.js';
 import { customerPackageAccess, frozenVersions } from '../../composer/visibility.js';
 import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
+import type { RenderedDocument } from './response-cache.js';
+
+/** Public packages served beside the private ones: the proxy (areas/proxy) when it is on. */
+export interface PublicPackages {
+  readonly enabled: boolean;
+  document(
+    tenantId: string,
+    name: string,
+    kind: MetadataKind,
+  ): Promise<{ doc: RenderedDocument; validUntilMs: number }>;
+}
+
+/** A p2 answer: a body to render, or (public documents) one rendered already. */
+export interface PackageDocument {
+  body: unknown;
+  lastModified: Date;
+  rendered?: RenderedDocument;
+  /** The answer must be recomputed after this (ISO), e.g. when kept metadata needs revalidating. */
+  validUntil?: string;
+}
 
 const DOWNLOAD_SCOPES = new Set(['admin', 'developer', 'download']);
 
@@ -44,6 +64,8 @@ export class ComposerService {
   readonly usage: UsageService;
   /** Rendered root and p2 answers per token (see ResponseCache). */
   readonly responses: ResponseCache;
+  /** Set by createServices when the proxy exists; null serves private packages only. */
+  publicPackages: PublicPackages | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -82,6 +104,30 @@ export class ComposerService {
       .sort();
   }
 
+  /** True when public names are visible to every customer (packages.json then lists none). */
+  get publicNamesOpen(): boolean {
+    return Boolean(this.publicPackages?.enabled) && this.deps.config.proxy.visibility === 'all';
+  }
+
+  /**
+   * Whether `name` is served from the public upstream for this principal: false for a private
+   * package (never asked upstream, whatever the upstream holds) or without a proxy; 403 when
+   * the token may not see it.
+   */
+  async isPublicFor(principal: CustomerPrincipal, name: string): Promise<boolean> {
+    if (!this.publicPackages?.enabled) return false;
+    const tenantId = principal.customer.tenant_id;
+    if (await findPackageByName(this.deps.db, tenantId, name)) return false;
+    if (!scopeAllows(principal.packageScopes, name)) {
+      throw forbidden(`This token's package scopes do not include ${name}`);
+    }
+    if (this.deps.config.proxy.visibility !== 'all') {
+      // PROXY_VISIBILITY=granted: grants of public names are not accepted yet (docs/proxy.md).
+      throw forbidden(`No access to ${name}`);
+    }
+    return true;
+  }
+
   private async view(principal: CustomerPrincipal, name: string): Promise<PackageView> {
     const { customer } = principal;
     const pkg = await findPackageByName(this.deps.db, customer.tenant_id, name);
@@ -115,7 +161,18 @@ export class ComposerService {
     name: string,
     kind: MetadataKind,
     baseUrl: string,
-  ) {
+  ): Promise<PackageDocument> {
+    if (this.publicPackages && (await this.isPublicFor(principal, name))) {
+      const { doc, validUntilMs } = await this.publicPackages.document(
+        principal.customer.tenant_id,
+        name,
+        kind,
+      );
+      const validUntil = Number.isFinite(validUntilMs)
+        ? new Date(validUntilMs).toISOString()
+        : undefined;
+      return { body: null, lastModified: new Date(doc.lastModifiedMs), rendered: doc, validUntil };
+    }
     const view = await this.view(principal, name);
     const doc = await this.deps.db
       .selectFrom('package_metadata')

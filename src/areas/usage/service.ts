@@ -169,7 +169,6 @@ export class UsageService {
   ): Promise<void> {
     const now = new Date();
     const day = now.toISOString().slice(0, 10);
-    const period = month(now);
     const key = [tenantId, customerId, packageId, normalized, day].join('\0');
     const row = this.pending.downloads.get(key);
     if (row) {
@@ -186,6 +185,12 @@ export class UsageService {
         bytes,
       });
     }
+    return this.recordBandwidth(tenantId, bytes, now);
+  }
+
+  /** Counts bytes of an archive served outside the package statistics (a proxied one). */
+  recordBandwidth(tenantId: string, bytes: number, now = new Date()): Promise<void> {
+    const period = month(now);
     const bwKey = `${tenantId}\0${period}`;
     const bw = this.pending.bandwidth.get(bwKey);
     if (bw) bw.value += bytes;

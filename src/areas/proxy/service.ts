@@ -1,0 +1,226 @@
+import type { Readable } from 'node:stream';
+import type { Deps } from '../../context.js';
+import { hasFeature } from '../../editions.js';
+import { notFound, upstreamError } from '../../errors.js';
+import { normalizeVersion } from '../../composer/semver/index.js';
+import { render } from '../composer-repository/response-cache.js';
+import type { RenderedDocument } from '../composer-repository/response-cache.js';
+import { readP2Document } from './minifier.js';
+import type { UpstreamEntry } from './minifier.js';
+import {
+  isPackageName,
+  isReference,
+  keptEntries,
+  servedEntries,
+  versionRows,
+} from './documents.js';
+import { UpstreamHealth } from './health.js';
+import * as store from './store.js';
+import type { DocumentRow, ProxyKind } from './store.js';
+import { UpstreamClient, UpstreamFailure } from './upstream.js';
+import { ArchiveFetcher } from './archives.js';
+
+/** A rendered public document and until when it may be served without asking the database. */
+export interface PublicDocument {
+  doc: RenderedDocument;
+  validUntilMs: number;
+}
+
+interface Memo extends PublicDocument {
+  generation: number;
+}
+
+/** A stale document is served this long before the upstream is tried again. */
+const RETRY_AFTER_FAILURE_MS = 30_000;
+
+/** The second after `previous` or now, whichever is later: Last-Modified only moves forward. */
+function nextChange(previous: string | undefined): string {
+  const now = Math.floor(Date.now() / 1000) * 1000;
+  const after = previous ? Math.floor(Date.parse(previous) / 1000) * 1000 + 1000 : 0;
+  return new Date(Math.max(now, after)).toISOString();
+}
+
+/**
+ * The lazy proxy of a public Composer repository (decisions.md 12): a public name is fetched on
+ * first request, kept in the database (every node shares it), revalidated with
+ * If-Modified-Since after the TTL, and served stale while the upstream fails.
+ */
+export class ProxyService {
+  readonly upstream: UpstreamClient | null;
+  readonly health: UpstreamHealth | null;
+  readonly archives: ArchiveFetcher | null;
+  /** Rendered public documents per tenant: every customer of a tenant gets the same bytes. */
+  private readonly memo = new Map<string, Memo>();
+  private readonly refreshing = new Map<string, Promise<DocumentRow | undefined>>();
+
+  constructor(private readonly deps: Deps) {
+    const settings = deps.config.proxy;
+    const on = settings.upstreamUrl !== null && hasFeature(deps.config.edition, 'proxy');
+    this.upstream = on
+      ? new UpstreamClient({ ...settings, upstreamUrl: settings.upstreamUrl! })
+      : null;
+    this.health = on ? new UpstreamHealth(deps.db, settings.upstreamUrl!) : null;
+    this.archives =
+      this.upstream && this.health ? new ArchiveFetcher(deps, this.upstream, this.health) : null;
+  }
+
+  get enabled(): boolean {
+    return this.upstream !== null;
+  }
+
+  /** Where a tenant's kept metadata and archives live; the Cloud edition may share one. */
+  cacheTenant(tenantId: string): string {
+    return tenantId;
+  }
+
+  /** Makes every cached Composer answer of the tenant forget: the ONE place the proxy invalidates. */
+  private async changed(tenantId: string): Promise<void> {
+    for (const key of this.memo.keys()) if (key.startsWith(`${tenantId}\n`)) this.memo.delete(key);
+    await this.deps.generations.bump(tenantId);
+  }
+
+  /** The public p2 document of `name`, as every customer of the tenant sees it. */
+  async document(tenantId: string, name: string, kind: ProxyKind): Promise<PublicDocument> {
+    if (!this.upstream || !isPackageName(name)) throw notFound(`Package ${name}`);
+    const key = `${tenantId}\n${name}\n${kind}`;
+    const generation = this.deps.generations.current(tenantId);
+    const memo = this.memo.get(key);
+    if (memo && memo.generation === generation && Date.now() < memo.validUntilMs) {
+      await store.count(this.deps.db, tenantId, 'metadata_hits');
+      return memo;
+    }
+    const frozen = await store.isFrozen(this.deps.db, tenantId, name);
+    let row = await store.findDocument(this.deps.db, this.cacheTenant(tenantId), name, kind);
+    const ttlMs = this.deps.config.proxy.metadataTtlSeconds * 1000;
+    let validUntilMs = frozen ? Number.POSITIVE_INFINITY : 0;
+    if (row && (frozen || Date.parse(row.checked_at) + ttlMs > Date.now())) {
+      await store.count(this.deps.db, tenantId, 'metadata_hits');
+      validUntilMs = frozen ? validUntilMs : Date.parse(row.checked_at) + ttlMs;
+    } else if (frozen) {
+      throw notFound(`Package ${name}${kind === 'dev' ? ' (branches)' : ''}`);
+    } else {
+      row = await this.refreshOnce(tenantId, name, kind, row);
+      validUntilMs =
+        row && Date.parse(row.checked_at) + ttlMs > Date.now()
+          ? Date.parse(row.checked_at) + ttlMs
+          : Date.now() + Math.min(ttlMs, RETRY_AFTER_FAILURE_MS);
+    }
+    if (!row || row.status !== 'ok') throw notFound(`Package ${name}`);
+    const entries = JSON.parse(row.entries) as UpstreamEntry[];
+    const body = { packages: { [name]: servedEntries(name, entries, this.deps.config.baseUrl) } };
+    const out: Memo = { doc: render(body, new Date(row.changed_at)), validUntilMs, generation };
+    this.memo.set(key, out);
+    return out;
+  }
+
+  /** One refresh per document at a time in this process; concurrent askers share it. */
+  private refreshOnce(tenantId: string, name: string, kind: ProxyKind, row?: DocumentRow) {
+    const key = `${this.cacheTenant(tenantId)}\n${name}\n${kind}`;
+    const running = this.refreshing.get(key);
+    if (running) return running;
+    const run = this.refresh(tenantId, name, kind, row).finally(() => this.refreshing.delete(key));
+    this.refreshing.set(key, run);
+    return run;
+  }
+
+  private async refresh(
+    tenantId: string,
+    name: string,
+    kind: ProxyKind,
+    row: DocumentRow | undefined,
+  ): Promise<DocumentRow | undefined> {
+    const db = this.deps.db;
+    const cacheTenant = this.cacheTenant(tenantId);
+    const now = new Date().toISOString();
+    const file = `${name}${kind === 'dev' ? '~dev' : ''}.json`;
+    try {
+      const since = row?.status === 'ok' ? row.upstream_last_modified : null;
+      const answer = await this.upstream!.document(file, since);
+      await this.health!.succeeded(tenantId);
+      if (answer.status === 'not-modified' && row) {
+        await store.touchDocument(db, cacheTenant, name, kind, now);
+        await store.count(db, tenantId, 'metadata_hits');
+        return { ...row, checked_at: now };
+      }
+      await store.count(db, tenantId, 'metadata_misses');
+      let entries: UpstreamEntry[] = [];
+      let lastModified: string | null = null;
+      if (answer.status === 'ok') {
+        await store.count(db, tenantId, 'bytes_from_upstream', answer.bytes);
+        let list: UpstreamEntry[] | undefined;
+        try {
+          list = readP2Document(answer.body).get(name);
+        } catch (err) {
+          throw new UpstreamFailure(
+            'invalid',
+            `the upstream's ${file} is not a p2 document: ${(err as Error).message}`,
+          );
+        }
+        if (!list)
+          throw new UpstreamFailure('invalid', `the upstream's ${file} does not hold ${name}`);
+        entries = keptEntries(name, list);
+        lastModified = answer.lastModified;
+      }
+      const status = answer.status === 'ok' ? 'ok' : 'missing';
+      const text = JSON.stringify(entries);
+      const changed = !row || row.status !== status || row.entries !== text;
+      const next: DocumentRow = {
+        tenant_id: cacheTenant,
+        name,
+        kind,
+        status,
+        entries: text,
+        upstream_last_modified: lastModified,
+        checked_at: now,
+        changed_at: changed ? nextChange(row?.changed_at) : row.changed_at,
+      };
+      await db.transaction().execute(async (trx) => {
+        await store.saveDocument(trx, next);
+        await store.keepVersions(trx, versionRows(cacheTenant, name, entries));
+      });
+      if (changed && row) await this.changed(tenantId);
+      return next;
+    } catch (err) {
+      const failure =
+        err instanceof UpstreamFailure
+          ? err
+          : new UpstreamFailure('invalid', (err as Error).message);
+      await store.count(db, tenantId, 'upstream_errors');
+      await this.health!.failed(tenantId, failure, name);
+      if (row) {
+        if (row.status === 'ok') await store.count(db, tenantId, 'stale_served');
+        return row;
+      }
+      throw upstreamError(`The upstream failed for ${name}: ${failure.message}`);
+    }
+  }
+
+  /**
+   * The archive of a version held in the kept metadata, fetched upstream once; anything not
+   * in the kept metadata is 404 without an upstream request.
+   */
+  async archive(
+    tenantId: string,
+    name: string,
+    version: string,
+    reference: string,
+  ): Promise<{ body: Readable; size: number; normalized: string }> {
+    if (!this.archives || !isPackageName(name) || !isReference(reference)) {
+      throw notFound(`Archive of ${name}`);
+    }
+    const cacheTenant = this.cacheTenant(tenantId);
+    const find = (v: string) => store.findVersion(this.deps.db, cacheTenant, name, v, reference);
+    let row = await find(version);
+    if (!row) {
+      try {
+        const normalized = normalizeVersion(version);
+        if (normalized !== version) row = await find(normalized);
+      } catch {
+        // Not a version at all: nothing kept can match it.
+      }
+    }
+    if (!row) throw notFound(`Version ${version} (${reference}) of ${name}`);
+    const stored = await this.archives.get(tenantId, row);
+    return { ...stored, normalized: row.version_normalized };
+  }
+}
