@@ -35,7 +35,7 @@ export function readP2Document(doc: unknown): Map<string, UpstreamEntry[]> {
   if (!isObject(doc) || !isObject(doc.packages)) throw new Error('no "packages" object');
   const minified = doc.minified;
   if (minified !== undefined && minified !== 'composer/2.0') {
-    throw new Error(`unknown minification "${String(minified)}"`);
+    throw new Error(`unknown minification ${JSON.stringify(minified)}`);
   }
   const out = new Map<string, UpstreamEntry[]>();
   for (const [name, list] of Object.entries(doc.packages)) {

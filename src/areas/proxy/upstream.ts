@@ -1,6 +1,5 @@
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ProxySettings } from '../../config-proxy.js';
 
 /**
@@ -177,7 +176,7 @@ export class UpstreamClient {
         throw UpstreamClient.statusFailure(res, `the archive host (${new URL(url).host})`);
       }
       const check = new ZipCheck(this.settings.maxArchiveBytes, () => timer.touch());
-      const source = Readable.fromWeb(res.body as WebReadableStream);
+      const source = Readable.fromWeb(res.body);
       timer.controller.signal.addEventListener('abort', () =>
         check.destroy(describe(timer.controller.signal.reason)),
       );
