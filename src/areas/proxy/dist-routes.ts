@@ -42,16 +42,22 @@ export async function distProxyRoutes(app: App): Promise<void> {
         .header('x-storage-limit', String(figures.storageLimit));
       composer.usage.assertBandwidthLeft(figures);
       const found = await proxy.archive(tenantId, name, version, file.slice(0, -'.zip'.length));
-      await composer.usage.recordBandwidth(tenantId, found.size);
-      await store.recordDownload(
-        db,
-        tenantId,
-        principal.customer.id,
-        name,
-        found.normalized,
-        found.size,
-      );
-      await store.count(db, tenantId, 'bytes_served', found.size);
+      try {
+        await composer.usage.recordBandwidth(tenantId, found.size);
+        await store.recordDownload(
+          db,
+          tenantId,
+          principal.customer.id,
+          name,
+          found.normalized,
+          found.size,
+        );
+        await store.count(db, tenantId, 'bytes_served', found.size);
+      } catch (err) {
+        // Not counted, so not served (as /dist).
+        found.body.destroy();
+        throw err;
+      }
       app.services.deps.events.publish({
         type: 'customer.activity',
         tenantId,

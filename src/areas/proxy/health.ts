@@ -3,12 +3,22 @@ import { addAlert } from './store.js';
 import type { UpstreamFailure } from './upstream.js';
 
 /**
+ * Successes within this interval after a written one are not written again (last_success_at is
+ * that coarse); a failure in between makes the next success write, so recovery is never missed
+ * by this process.
+ */
+const SUCCESS_WRITE_INTERVAL_MS = 5000;
+
+/**
  * Whether the upstream answers, per tenant, shared by every node through the database. An
  * alert is written only by the one update that flips the state, so an outage raises one
  * `upstream_unreachable` alert whatever the number of failed requests or nodes, and its end one
  * `upstream_recovered`.
  */
 export class UpstreamHealth {
+  /** When this process last wrote a success per tenant: a burst of successes writes once. */
+  private readonly lastSuccessWrite = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     private readonly upstreamUrl: string,
@@ -29,6 +39,9 @@ export class UpstreamHealth {
   }
 
   async succeeded(tenantId: string): Promise<void> {
+    const written = this.lastSuccessWrite.get(tenantId) ?? 0;
+    if (Date.now() - written < SUCCESS_WRITE_INTERVAL_MS) return;
+    this.lastSuccessWrite.set(tenantId, Date.now());
     await this.ensureRow(tenantId);
     const now = new Date().toISOString();
     const flipped = await this.db
@@ -55,6 +68,7 @@ export class UpstreamHealth {
   }
 
   async failed(tenantId: string, failure: UpstreamFailure, pkg: string | null): Promise<void> {
+    this.lastSuccessWrite.delete(tenantId);
     await this.ensureRow(tenantId);
     const now = new Date().toISOString();
     await this.db

@@ -137,3 +137,35 @@ describe('the proxy outside its edition or switched off', () => {
     }
   });
 });
+
+describe('who sees public names', () => {
+  it('with PROXY_VISIBILITY=granted refuses ungranted public names and keeps the list', async () => {
+    const g = await proxiedApp({ PROXY_VISIBILITY: 'granted' });
+    try {
+      const c = await g.customer();
+      const res = await g.get('/p2/psr/log.json', c.auth);
+      expect(res.statusCode).toBe(403);
+      expect(g.upstream.requests).toEqual([]);
+      const root = await g.get('/packages.json', c.auth);
+      expect(root.json()['available-packages']).toEqual([]);
+      expect((await g.api('GET', '/api/v1/proxy/status')).visibility).toBe('granted');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('asks for branches only when Composer does, and refuses bad settings', async () => {
+    const before = p.upstream.count('/p2/psr/log~dev.json');
+    await p.get('/p2/psr/log.json', auth);
+    expect(p.upstream.count('/p2/psr/log~dev.json')).toBe(before);
+    const { loadConfig } = await import('../../config.js');
+    expect(() => loadConfig({ PROXY_VISIBILITY: 'some' })).toThrow(/PROXY_VISIBILITY/);
+    expect(() => loadConfig({ PROXY_UPSTREAM_URL: 'ftp://x' })).toThrow(/PROXY_UPSTREAM_URL/);
+    expect(loadConfig({}).proxy).toMatchObject({
+      upstreamUrl: 'https://repo.packagist.org',
+      metadataTtlSeconds: 300,
+      visibility: 'all',
+    });
+    expect(loadConfig({ PROXY_UPSTREAM_URL: 'off' }).proxy.upstreamUrl).toBeNull();
+  });
+});
