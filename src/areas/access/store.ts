@@ -174,3 +174,23 @@ export async function deleteGrants(
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The access lists (direct and through collections) of many customers, for batched reads. */
+export async function accessOfCustomers(
+  db: Db,
+  tenantId: string,
+  customerIds: readonly string[],
+): Promise<Map<string, AccessRow[]>> {
+  const out = new Map<string, AccessRow[]>(customerIds.map((id) => [id, []]));
+  if (customerIds.length === 0) return out;
+  const ids = [...new Set(customerIds)];
+  const rows = await db
+    .selectFrom(accessUnion(db, tenantId, { customerIds: ids }).as('a'))
+    .select(['a.customer_id', 'a.package', 'a.constraint', 'a.granted_at', 'a.via_collection'])
+    .orderBy('a.customer_id')
+    .orderBy('a.package')
+    .orderBy(sql`coalesce(a.via_collection, '')`)
+    .execute();
+  for (const { customer_id, ...row } of rows) out.get(customer_id)?.push(row);
+  return out;
+}

@@ -30,17 +30,24 @@ export function presentVersion(row: VersionRow, downloads: number): VersionDto {
   };
 }
 
+/** Versions newest first, as REST and GraphQL list them. */
+export function presentVersions(
+  versions: readonly VersionRow[],
+  downloadsOf: (version: VersionRow) => number,
+): VersionDto[] {
+  return [...versions]
+    .sort((a, b) => compareVersions(b.version_normalized, a.version_normalized))
+    .map((v) => presentVersion(v, downloadsOf(v)));
+}
+
 /** A package with its versions, newest first. */
 export function presentPackageDetail(
   row: PackageRow,
   versions: VersionRow[],
   downloads: Map<string, number>,
 ): PackageDetailDto {
-  const sorted = [...versions].sort((a, b) =>
-    compareVersions(b.version_normalized, a.version_normalized),
-  );
   return {
     ...presentPackage(row),
-    versions: sorted.map((v) => presentVersion(v, downloads.get(v.version_normalized) ?? 0)),
+    versions: presentVersions(versions, (v) => downloads.get(v.version_normalized) ?? 0),
   };
 }

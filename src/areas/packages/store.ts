@@ -70,3 +70,50 @@ export async function downloadsByVersion(db: Db, packageId: string): Promise<Map
     .execute();
   return new Map(rows.map((r) => [r.version_normalized, Number(r.n)]));
 }
+
+/** Packages by lower-case name, in one query. */
+export async function packagesByName(
+  db: Db,
+  tenantId: string,
+  names: readonly string[],
+): Promise<Map<string, PackageRow>> {
+  if (names.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('packages')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('name', 'in', [...new Set(names)])
+    .execute();
+  return new Map(rows.map((r) => [r.name, r]));
+}
+
+/** The versions of many packages, with their all-time downloads, in two queries. */
+export async function versionsOfPackages(
+  db: Db,
+  packageIds: readonly string[],
+): Promise<Map<string, { row: VersionRow; downloads: number }[]>> {
+  const out = new Map<string, { row: VersionRow; downloads: number }[]>(
+    packageIds.map((id) => [id, []]),
+  );
+  if (packageIds.length === 0) return out;
+  const ids = [...new Set(packageIds)];
+  const [versions, downloads] = await Promise.all([
+    db.selectFrom('versions').selectAll().where('package_id', 'in', ids).execute(),
+    db
+      .selectFrom('downloads')
+      .select(['package_id', 'version_normalized', (eb) => eb.fn.sum<number>('count').as('n')])
+      .where('package_id', 'in', ids)
+      .groupBy(['package_id', 'version_normalized'])
+      .execute(),
+  ]);
+  const counts = new Map(
+    downloads.map((d) => [`${d.package_id}@${d.version_normalized}`, Number(d.n)]),
+  );
+  for (const row of versions) {
+    out.get(row.package_id)?.push({
+      row,
+      downloads: counts.get(`${row.package_id}@${row.version_normalized}`) ?? 0,
+    });
+  }
+  return out;
+}
