@@ -67,9 +67,10 @@ describe('migration 08: packages.repository_key', () => {
       )
       .execute();
 
-    expect(await migrate(handle.db, config.databaseSchema)).toEqual([
+    // Migration 08 runs next; later migrations (other areas) may follow it.
+    expect((await migrate(handle.db, config.databaseSchema))[0]).toBe(
       '2026-11-22-08-package-repository-key',
-    ]);
+    );
     const rows = await handle.db
       .selectFrom('packages')
       .select(['name', 'repository_key'])
