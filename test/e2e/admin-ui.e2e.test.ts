@@ -218,6 +218,42 @@ describe('the admin UI in a real browser', () => {
     expect(again.code, again.output).toBe(0);
   });
 
+  it('edits, freezes and reactivates a customer; grants a collection; rotates and revokes', async () => {
+    const { page } = admin;
+    await nav(page, 'Collections');
+    await page.getByLabel('Name', { exact: true }).fill('Pro bundle');
+    await page.getByLabel('Slug').fill('pro-bundle');
+    await page.getByLabel('Members').fill('acme/lib');
+    await page.getByRole('button', { name: 'Create collection' }).click();
+    await page.getByRole('heading', { name: 'Pro bundle (pro-bundle)' }).waitFor();
+
+    await page.goto(customerUrl);
+    await page.getByRole('heading', { level: 1, name: 'Initech' }).waitFor();
+    await page.getByLabel('Collection', { exact: true }).selectOption('pro-bundle');
+    await page.getByRole('button', { name: 'Grant collection' }).click();
+    await page
+      .getByRole('region', { name: 'Packages granted' })
+      .getByText('collection pro-bundle')
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    await page.getByLabel('Email').fill('ops@initech.test');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('ops@initech.test · since').waitFor();
+
+    await page.getByRole('button', { name: 'Freeze at visible versions' }).click();
+    await page.locator('.badge', { hasText: 'FROZEN' }).waitFor();
+    await page.getByRole('button', { name: 'Reactivate' }).click();
+    await page.locator('.badge', { hasText: 'ACTIVE' }).waitFor();
+
+    await page.getByRole('button', { name: 'Rotate ci' }).click();
+    const rotated = (await page.getByLabel('Token value', { exact: true }).innerText()).trim();
+    expect(rotated).toMatch(/^pkt_/);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: 'Revoke ci' }).click();
+    await page.getByRole('region', { name: 'Tokens' }).getByText('No tokens yet.').waitFor();
+  });
+
   it('creates a viewer team token; the viewer sees everything and can change nothing', async () => {
     const { page } = admin;
     await nav(page, 'Team');
@@ -241,7 +277,11 @@ describe('the admin UI in a real browser', () => {
     expect(await v.getByRole('button', { name: /^Yank/ }).count()).toBe(0);
     await v.goto(customerUrl);
     await v.getByRole('heading', { level: 1, name: 'Initech' }).waitFor();
-    await v.getByRole('region', { name: 'Packages granted' }).getByText('acme/lib').waitFor();
+    await v
+      .getByRole('region', { name: 'Packages granted' })
+      .getByText('acme/lib')
+      .first()
+      .waitFor();
     for (const name of ['Grant access', 'Create token', 'Suspend', 'Reactivate']) {
       expect(await v.getByRole('button', { name }).count(), name).toBe(0);
     }
