@@ -8,6 +8,8 @@ export async function startPackyard(opts: {
   cpuProfDir?: string | null;
   /** More settings (the proxy bench points PROXY_UPSTREAM_URL at its fake). */
   env?: Record<string, string>;
+  /** `packyard serve` processes (WEB_CONCURRENCY); one unless asked. */
+  webConcurrency?: number;
 }): Promise<ChildServer> {
   const port = await freePort();
   const profile = opts.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProfDir] : [];
@@ -23,6 +25,7 @@ export async function startPackyard(opts: {
       BASE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       WORKER: 'on',
+      WEB_CONCURRENCY: String(opts.webConcurrency ?? 1),
       // Limits on, so their cost is measured, but far above what one load generator sends.
       RATE_LIMIT_COMPOSER_PER_MINUTE: '100000000',
       RATE_LIMIT_ADMIN_PER_MINUTE: '100000000',

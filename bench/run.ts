@@ -4,6 +4,7 @@
  * memory. Servers run as child processes; this process only seeds data and generates load.
  * Missed targets are reported, not failed: only errors make the exit code non-zero.
  *
+ * (g) compares Packyard at WEB_CONCURRENCY with nginx serving the same bytes, both under wrk.
  * Settings (environment): BENCH_SECONDS (10) per measured run, BENCH_ROUNDS (2) interleaved
  * rounds per catalogue, BENCH_CONNECTIONS (50), BENCH_CPU_PROF=1 to profile the servers.
  */
@@ -26,6 +27,8 @@ import { busiestProfile, formatProfile } from './profile.js';
 import { fmt, heading, item, table, verdict } from './report.js';
 import { PROXY_TARGETS, benchProxy } from './proxy.js';
 import type { ProxyBench } from './proxy.js';
+import { YARDSTICK_CONNECTIONS, benchYardstick } from './yardstick-run.js';
+import type { Yardstick } from './yardstick-run.js';
 
 const TARGETS = {
   /** (a) our p2 requests/second over the floor's. */
@@ -36,6 +39,10 @@ const TARGETS = {
   syncSeconds: 5,
   /** (d) resident memory after the large-catalogue load. */
   rssBytes: 300 * 1024 * 1024,
+  /** (e) Packyard at WEB_CONCURRENCY over nginx serving the same bytes (issue 15). */
+  nginxRatio: 0.9,
+  p99Ms: 10,
+  processRssBytes: 400 * 1024 * 1024,
 };
 
 interface Settings {
@@ -274,11 +281,13 @@ function summary(
     sync: SyncRun;
     rss: number | null;
     proxy: ProxyBench;
+    yardstick: Yardstick;
   },
 ): void {
-  const { small, large, floor, fastify, sync, rss, proxy } = results;
+  const { small, large, floor, fastify, sync, rss, proxy, yardstick: ys } = results;
   const cachedRatio = proxy.publicLoad.rps / proxy.privateLoad.rps;
   const coldRatio = proxy.proxied / proxy.direct;
+  const nginxRatio = ys.packyard.rps / ys.nginx.rps;
   const ratio = small.rps / floor.rps;
   const drift = (large.rps - small.rps) / small.rps;
   const pkgs = (n: number) => `${fmt.int(n)} pkgs`;
@@ -345,6 +354,28 @@ function summary(
           `<= ${PROXY_TARGETS.coldUpdateRatio}`,
           verdict(coldRatio <= PROXY_TARGETS.coldUpdateRatio),
         ],
+        ['(g) nginx req/s (wrk, static, Basic auth)', fmt.int(ys.nginx.rps), '', ''],
+        ['(g) nginx p99 latency', fmt.ms(ys.nginx.p99), '', ''],
+        ['(g) floor req/s (wrk, node:http, 1 process)', fmt.int(ys.floor.rps), '', ''],
+        [`(g) Packyard req/s, WEB_CONCURRENCY=${ys.processes}`, fmt.int(ys.packyard.rps), '', ''],
+        [
+          '(g) ratio Packyard / nginx',
+          fmt.ratio(nginxRatio),
+          `>= ${TARGETS.nginxRatio}`,
+          verdict(nginxRatio >= TARGETS.nginxRatio),
+        ],
+        [
+          '(g) Packyard p99 latency',
+          fmt.ms(ys.packyard.p99),
+          `< ${TARGETS.p99Ms} ms`,
+          verdict(ys.packyard.p99 < TARGETS.p99Ms),
+        ],
+        [
+          '(g) largest Packyard process VmRSS',
+          fmt.mb(ys.rss.largest),
+          `< ${fmt.mb(TARGETS.processRssBytes)}`,
+          verdict(ys.rss.largest < TARGETS.processRssBytes),
+        ],
       ],
     ),
   );
@@ -410,6 +441,15 @@ async function main(): Promise<void> {
     item(`${fmt.int(s.largeCatalogue)} packages`, loadLine(largeLoad));
     item('difference in req/s', fmt.pct((largeLoad.rps - smallLoad.rps) / smallLoad.rps));
 
+    heading(
+      `(g) the yardstick: wrk, ${YARDSTICK_CONNECTIONS} connections, the same ${s.grants} p2 documents`,
+    );
+    const yardstick = await benchYardstick(
+      { ...small, ...small.load, adminToken },
+      work,
+      s.seconds,
+    );
+
     for (const run of served.splice(0)) {
       await run.server.stop();
       fs.rmSync(run.dataDir, { recursive: true, force: true });
@@ -449,6 +489,7 @@ async function main(): Promise<void> {
       sync,
       rss: memory[1]?.rss ?? null,
       proxy,
+      yardstick,
     });
     console.log(`\nTotal time ${fmt.s((performance.now() - started) / 1000)}`);
   } finally {

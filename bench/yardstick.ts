@@ -1,0 +1,187 @@
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, sleep } from './processes.js';
+
+/**
+ * The physical yardstick of issue 15: nginx serving the same p2 bytes as static files behind
+ * Basic auth ({SHA} htpasswd, sendfile on, one worker per core, keepalive), and wrk (Debian's)
+ * as the load generator for every server compared with it.
+ */
+export const NGINX = '/usr/sbin/nginx';
+export const WRK = '/usr/bin/wrk';
+
+export interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Non-2xx answers plus socket errors. */
+  errors: number;
+}
+
+export interface Nginx {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** nginx on a free port serving `bodies` (path -> bytes) to `token:<token>` only. */
+export async function startNginx(work: string, bodies: Map<string, Buffer>, token: string) {
+  const root = fs.mkdtempSync(path.join(work, 'nginx-'));
+  fs.chmodSync(root, 0o755);
+  const docs = path.join(root, 'docs');
+  for (const [p, bytes] of bodies) {
+    const file = path.join(docs, p);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, bytes);
+  }
+  const sha = crypto.createHash('sha1').update(token).digest('base64');
+  fs.writeFileSync(path.join(root, 'htpasswd'), `token:{SHA}${sha}\n`);
+  const port = await freePort();
+  const conf = path.join(root, 'nginx.conf');
+  fs.writeFileSync(
+    conf,
+    `# one worker per core, as decisions.md 1 names the settings
+worker_processes auto;
+daemon off;
+pid ${root}/nginx.pid;
+error_log ${root}/error.log warn;
+${process.getuid?.() === 0 ? 'user root root;' : ''}
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_timeout 65;
+  keepalive_requests 1000000;
+  client_body_temp_path ${root}/tmp;
+  proxy_temp_path ${root}/tmp;
+  fastcgi_temp_path ${root}/tmp;
+  uwsgi_temp_path ${root}/tmp;
+  scgi_temp_path ${root}/tmp;
+  server {
+    listen 127.0.0.1:${port};
+    root ${docs};
+    default_type application/json;
+    location / {
+      auth_basic "Packyard";
+      auth_basic_user_file ${root}/htpasswd;
+    }
+  }
+}
+`,
+  );
+  fs.mkdirSync(path.join(root, 'tmp'));
+  const child = spawn(NGINX, ['-p', root, '-c', conf], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${url}${bodies.keys().next().value ?? '/'}`, {
+      headers: { authorization: `Basic ${Buffer.from(`token:${token}`).toString('base64')}` },
+    }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (i > 100) throw new Error(`nginx did not start: ${readLog(root)}`);
+    await sleep(50);
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGQUIT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  } satisfies Nginx;
+}
+
+function readLog(root: string): string {
+  try {
+    return fs.readFileSync(path.join(root, 'error.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Milliseconds of a wrk latency figure ("1.23ms", "850.00us", "1.02s"). */
+function ms(text: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text.trim());
+  if (!m) return Number.NaN;
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+}
+
+/** wrk with `connections` connections for `seconds`, rotating over `paths` with `headers`. */
+export async function runWrk(opts: {
+  url: string;
+  paths: string[];
+  headers: Record<string, string>;
+  seconds: number;
+  connections: number;
+  work: string;
+}): Promise<WrkResult> {
+  const script = path.join(opts.work, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
+  const headers = Object.entries(opts.headers)
+    .map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+    .join(', ');
+  fs.writeFileSync(
+    script,
+    `local paths = { ${opts.paths.map((p) => JSON.stringify(p)).join(', ')} }
+local headers = { ${headers} }
+local i = 0
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i], headers)
+end
+`,
+  );
+  const threads = Math.max(1, Math.min(os.availableParallelism(), opts.connections));
+  const { stdout } = await promisify(execFile)(WRK, [
+    `-t${threads}`,
+    `-c${opts.connections}`,
+    `-d${opts.seconds}s`,
+    '--latency',
+    '-s',
+    script,
+    opts.url,
+  ]);
+  const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    stdout,
+  );
+  return {
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    p50: ms(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
+    p99: ms(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
+    requests: num(/(\d+) requests in/),
+    errors:
+      num(/Non-2xx or 3xx responses: (\d+)/) +
+      (socketErrors ? socketErrors.slice(1).reduce((n, v) => n + Number(v), 0) : 0),
+  };
+}
+
+/** Resident memory of a process and its children (a cluster's primary and its processes). */
+export function treeRss(pid: number): { total: number; largest: number } {
+  const rss = (p: number) => {
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      return 0;
+    }
+  };
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // no children
+  }
+  const all = [pid, ...children].map(rss);
+  return { total: all.reduce((a, b) => a + b, 0), largest: Math.max(...children.map(rss), 0) };
+}

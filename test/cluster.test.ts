@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChildServer, freePort } from '../bench/processes.js';
+import { ADMIN_TOKEN, TEST_DATABASE, basicAuth, waitFor } from './helpers.js';
+import { packageZip } from '../src/areas/artifacts/test-zips.js';
+
+/** One request on a connection of its own, so the cluster hands it to its next process. */
+function fresh(url: string, headers: Record<string, string>, method = 'GET', body?: Buffer) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.setTimeout(2_000, () => req.destroy(new Error(`no answer from ${url}`)));
+    req.end(body);
+  });
+}
+
+/** The serving processes the primary forked. */
+const childrenOf = (pid: number): number[] =>
+  execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+
+describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY=2', () => {
+  let server: ChildServer;
+  let dataDir: string;
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const api = async (method: string, url: string, payload?: unknown) => {
+    const res = await fresh(
+      `${server.url}/api/v1${url}`,
+      { ...admin, 'content-type': 'application/json' },
+      method,
+      payload === undefined ? undefined : Buffer.from(JSON.stringify(payload)),
+    );
+    if (res.status >= 400) throw new Error(`${method} ${url} -> ${res.status} ${res.body}`);
+    return res.body ? (JSON.parse(res.body) as Record<string, unknown>) : null;
+  };
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-cluster-'));
+    const port = await freePort();
+    server = await ChildServer.start({
+      label: 'cluster',
+      port,
+      nodeArgs: ['bin/packyard.js', 'serve'],
+      env: {
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        // vitest sets BASE_URL for Vite; the server must get its own.
+        BASE_URL: `http://127.0.0.1:${port}`,
+        WEB_CONCURRENCY: '2',
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+      },
+      ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+      timeoutMs: 90_000,
+    });
+    await waitFor(
+      async () => childrenOf(server.pid).length,
+      (n) => n === 2,
+      { timeoutMs: 60_000 },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves a change made through one process from every process within 2 s', async () => {
+    await api('POST', '/packages', { name: 'acme/clustered', type: 'artifact' });
+    const zip = packageZip({ name: 'acme/clustered', version: '1.0.0' }, { 'a.php': '<?php' });
+    const up = await fresh(
+      `${server.url}/api/v1/packages/acme/clustered/artifacts`,
+      { ...admin, 'content-type': 'application/zip' },
+      'POST',
+      zip,
+    );
+    expect(up.status).toBe(201);
+    const customer = await api('POST', '/customers', { name: 'C', email: 'c@example.test' });
+    const id = String(customer?.id);
+    await api('POST', `/customers/${id}/packages`, { package: 'acme/clustered', constraint: '*' });
+    const token = String(
+      (await api('POST', `/customers/${id}/tokens`, { name: 't', scope: 'download' }))?.plain_token,
+    );
+    const auth = { authorization: basicAuth(token) };
+    const p2 = `${server.url}/p2/acme/clustered.json`;
+    // Warm the response cache of both processes, then revoke through one of them.
+    for (let i = 0; i < 4; i++) expect((await fresh(p2, auth)).status).toBe(200);
+    await api('DELETE', `/customers/${id}/packages/acme/clustered`);
+    await waitFor(
+      () => Promise.all([fresh(p2, auth), fresh(p2, auth)]),
+      (answers) => answers.every((a) => a.status === 403),
+      { timeoutMs: 2000, intervalMs: 50 },
+    );
+  });
+
+  it('replaces a serving process that dies', async () => {
+    const [victim, survivor] = childrenOf(server.pid);
+    process.kill(victim!, 'SIGKILL');
+    const after = await waitFor(
+      async () => childrenOf(server.pid),
+      (pids) => pids.length === 2 && !pids.includes(victim!),
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
+    expect(after).toContain(survivor);
+    // Once the new process listens, every connection is answered again.
+    await waitFor(
+      () =>
+        Promise.all(
+          Array.from({ length: 6 }, () =>
+            fresh(`${server.url}/healthz`, {}).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          ),
+        ),
+      (codes) => codes.every((c) => c === 200),
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+  }, 90_000);
+});
