@@ -22,13 +22,17 @@ function fresh(url: string, headers: Record<string, string>, method = 'GET', bod
   });
 }
 
-/** The serving processes the primary forked. */
+/**
+ * The serving processes the primary forked: its node children only (tsx may also run an esbuild
+ * service as a child of the primary when its transform cache is cold, as on a fresh clone).
+ */
 const childrenOf = (pid: number): number[] =>
-  execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+  execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' })
     .trim()
     .split('\n')
-    .filter(Boolean)
-    .map(Number);
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, comm]) => comm === 'node')
+    .map(([child]) => Number(child));
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY=2', () => {
   let server: ChildServer;
