@@ -1,12 +1,15 @@
 import http from 'node:http';
 import Fastify from 'fastify';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { AppError } from './errors.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { assertFeature, featureOfPath } from './editions.js';
-import { mapError } from './http/error-mapper.js';
+import { clientErrorResponse, mapError } from './http/error-mapper.js';
+import { assertCleanInput, rejectUndeclaredFields, validatorCompiler } from './http/validation.js';
+import { limitAuthFailures } from './http/auth-failures.js';
 import { authenticateAdminRequest } from './http/auth.js';
 import { invalidateCachesOnWrite } from './http/cache-invalidation.js';
 import type { App } from './http/app-types.js';
@@ -48,6 +51,13 @@ export interface BuildAppOptions {
   processMetrics?: boolean;
 }
 
+function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const mapped = mapError(err);
+  if (mapped.internal) request.log.error({ err }, 'request failed');
+  if (mapped.status === 503) reply.header('retry-after', '5');
+  return reply.code(mapped.status).type('application/json').send(mapped.body);
+}
+
 /** Builds the HTTP app from its parts; listening happens elsewhere so tests can inject. */
 export async function buildApp({
   services,
@@ -68,9 +78,16 @@ export async function buildApp({
         if (!p2FastPath(req, res)) handler(req, res);
       }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array' } },
+    trustProxy: config.trustProxy ?? false,
+    // Errors the router raises (bad percent-encoding, over-long parameters) get the contract's body.
+    frameworkErrors: (err, request, reply) => sendError(err, request, reply),
+    clientErrorHandler: (err: Error & { code?: string }, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(clientErrorResponse(err));
+      socket.destroy(err);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
 
   app.decorate('services', services);
   app.decorate('p2FastPath', p2FastPath);
@@ -92,12 +109,16 @@ export async function buildApp({
     if (text.trim() === '') return done(null, undefined);
     return parseJson(req, text, done);
   });
-  app.setErrorHandler((err, request, reply) => {
-    const mapped = mapError(err);
-    if (mapped.internal) request.log.error({ err }, 'request failed');
-    if (mapped.status === 503) reply.header('retry-after', '5');
-    return reply.code(mapped.status).type('application/json').send(mapped.body);
+  // A body without a content type (chunked, as some clients send an empty POST) counts as no
+  // body when it is empty; anything else is 415.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    return done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type'), undefined);
   });
+  app.addHook('preValidation', async (request) => assertCleanInput(request));
+  limitAuthFailures(app, config.authFailureLimit, config.authFailureWindowMs);
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const feature = featureOfPath(path);
@@ -147,6 +168,7 @@ export async function buildApp({
       // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
       api.addHook('preValidation', async (request) => {
         if (request.body === undefined && request.method !== 'GET') request.body = {};
+        rejectUndeclaredFields(request);
       });
       api.addHook('onSend', invalidateCachesOnWrite);
       // Admin reads (download counts, statistics) see every download served so far.

@@ -11,13 +11,15 @@ export { ConfigError, storageSettings };
 export type { StorageSettings };
 import { proxySettings } from './config-proxy.js';
 import type { ProxySettings } from './config-proxy.js';
+import { securitySettings } from './config-security.js';
+import type { SecuritySettings } from './config-security.js';
 
 /** The editions of decisions.md section 2. */
 export const EDITIONS = ['community', 'pro', 'enterprise', 'cloud'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
 /** Every setting Packyard reads. This module is the only reader of process.env. */
-export interface Config {
+export interface Config extends SecuritySettings {
   /** HTTP port (PORT, default 8080). */
   port: number;
   /** Interface to bind (HOST, default 0.0.0.0). */
@@ -238,6 +240,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
   const dataDir = path.resolve(env.DATA_DIR || './data');
   return Object.freeze({
+    ...securitySettings(env, edition),
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: baseUrl.replace(/\/+$/, ''),

@@ -9,6 +9,12 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** Raised by the HTTP layer itself: the client took too long to send its request. */
+  REQUEST_TIMEOUT: 408,
+  /** Raised by the HTTP layer itself: a path parameter longer than any valid one. */
+  URI_TOO_LONG: 414,
+  /** Raised by the HTTP layer itself: request headers beyond the server's limit. */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   /** A host we depend on (GitHub, GitLab) failed or refused us; the message says which and why. */
   UPSTREAM_ERROR: 502,

@@ -47,6 +47,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // No test reaches packagist.org: proxy tests point PROXY_UPSTREAM_URL at a local fake.
     PROXY_UPSTREAM_URL: 'off',
     ...dbEnv,
+    // The Cloud edition needs its domain, and the test git hosts live on loopback addresses.
+    ...(env.EDITION === 'cloud'
+      ? { BASE_DOMAIN: 'packyard.test', BLOCK_PRIVATE_GIT_HOSTS: 'off' }
+      : {}),
     ...env,
   });
   const runtime = await openRuntime(config);

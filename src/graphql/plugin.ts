@@ -17,7 +17,7 @@ import type { App } from '../http/app-types.js';
 import { bearerToken } from '../http/auth.js';
 import { mapError } from '../http/error-mapper.js';
 import { assertFeature, graphqlComplexityLimit } from '../editions.js';
-import { AppError, forbidden, unauthorized } from '../errors.js';
+import { AppError, forbidden, invalid, unauthorized } from '../errors.js';
 import type { Ctx } from '../context.js';
 import { typeDefs } from './schema.js';
 import { loaders, resolvers } from './resolvers.js';
@@ -99,6 +99,22 @@ function formatErrors(
   return { statusCode: 200, response: { data: execution.data ?? null, errors } };
 }
 
+/** A GraphQL-over-HTTP body: anything else is the client's error (400), not INTERNAL_ERROR. */
+function assertGraphqlBody(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalid('body', 'must be a JSON object with a "query" string');
+  }
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== 'string' || query.trim() === '') throw invalid('query', 'must be a string');
+  const isObject = typeof variables === 'object' && !Array.isArray(variables);
+  if (variables !== undefined && variables !== null && !isObject) {
+    throw invalid('variables', 'must be an object');
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw invalid('operationName', 'must be a string');
+  }
+}
+
 function operationOf(document: DocumentNode, name: string | undefined) {
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   return name ? operations.find((o) => o.name?.value === name) : operations[0];
@@ -130,7 +146,15 @@ export async function graphqlPlugin(app: App): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Missing bearer token');
     const actor = await services.auth.authenticateAdmin(request.tenantId, token);
-    if (!actor) throw unauthorized('Invalid or expired token');
+    if (!actor) {
+      // As on REST: a valid customer token lacks the permission (403); 401 is for bad tokens.
+      if (await services.auth.authenticateCustomer(request.tenantId, token)) {
+        throw forbidden('Customer tokens may not use the GraphQL API');
+      }
+      request.authFailed = true;
+      throw unauthorized('Invalid or expired token');
+    }
+    if (request.method === 'POST') assertGraphqlBody(request.body);
     request.actor = actor;
     request.userAgent = request.headers['user-agent'] ?? null;
     request.graphqlCtx = {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
+import { invalid } from '../errors.js';
 
 /** Schemas shared by every area: error bodies, list envelopes, common parameters. */
 export const IsoDateTime = Type.String({ format: 'date-time' });
@@ -37,9 +38,15 @@ export const PaginationSchema = Type.Object({
 export const ListOf = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
 
+/** Highest page number accepted: beyond it offsets outgrow what databases take (1e20 was a 500). */
+export const MAX_PAGE = 1_000_000;
+
+/** The `page` query parameter of every list. */
+export const PageNumber = Type.Integer({ minimum: 1, maximum: MAX_PAGE });
+
 export const PageQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
@@ -68,5 +75,8 @@ export function pageOf<T>(data: T[], total: number, page: number, perPage: numbe
 export function paging(query: { page?: number; per_page?: number }) {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 25;
+  if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) {
+    throw invalid('page', `must be a whole number from 1 to ${MAX_PAGE}`);
+  }
   return { page, perPage, offset: (page - 1) * perPage };
 }

@@ -2,6 +2,7 @@ import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { invalid } from '../../errors.js';
 import { normalizeVersion, parseStability } from '../../composer/semver/index.js';
+import { textProblem } from '../../http/validation.js';
 
 /** Most entries an artifact zip may hold. */
 export const MAX_ENTRIES = 10_000;
@@ -230,6 +231,8 @@ export function resolveArtifactVersion(
       'is missing: pass ?version= or put a "version" in the zip\'s composer.json',
     );
   }
+  const problem = textProblem(raw, false);
+  if (problem) throw invalid('version', problem);
   let normalized: string;
   try {
     normalized = normalizeVersion(raw);

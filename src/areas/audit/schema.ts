@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime, Nullable } from '../../http/schemas.js';
+import { IsoDateTime, Nullable, PageNumber } from '../../http/schemas.js';
 
 export const AuditEntrySchema = Type.Object(
   {
@@ -24,7 +24,7 @@ export const AuditQuery = Type.Object(
     target: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     from: Type.Optional(IsoDateTime),
     to: Type.Optional(IsoDateTime),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },

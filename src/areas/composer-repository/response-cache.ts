@@ -38,8 +38,11 @@ export function isFresh(
   ifModifiedSince: string | undefined,
   doc: RenderedDocument,
 ): boolean {
+  // `*` matches any current representation (RFC 9110 13.1.2).
   if (ifNoneMatch)
-    return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === doc.etag);
+    return ifNoneMatch
+      .split(',')
+      .some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
   if (ifModifiedSince === undefined) return false;
   const since = Date.parse(ifModifiedSince);
   return !Number.isNaN(since) && since >= doc.lastModifiedMs;

@@ -120,27 +120,30 @@ export async function composerRoutes(app: App): Promise<void> {
       composer.usage.assertBandwidthLeft(figures);
       const found = await composer.archive(principal, name, file.slice(0, -'.zip'.length));
       const { body, size } = found.archive;
-      try {
-        await composer.usage.recordDownload(
-          principal.customer.tenant_id,
-          principal.customer.id,
-          found.pkg.id,
-          found.version.version_normalized,
-          size,
-        );
-      } catch (err) {
-        body.destroy();
-        throw err;
+      // HEAD (Fastify answers it with this handler) asks about the archive: not a download.
+      if (req.method !== 'HEAD') {
+        try {
+          await composer.usage.recordDownload(
+            principal.customer.tenant_id,
+            principal.customer.id,
+            found.pkg.id,
+            found.version.version_normalized,
+            size,
+          );
+        } catch (err) {
+          body.destroy();
+          throw err;
+        }
+        app.services.deps.events.publish({
+          type: 'customer.activity',
+          tenantId: principal.customer.tenant_id,
+          customerId: principal.customer.id,
+          activity: 'DOWNLOAD',
+          package: found.pkg.name,
+          version: found.version.version,
+          at: new Date().toISOString(),
+        });
       }
-      app.services.deps.events.publish({
-        type: 'customer.activity',
-        tenantId: principal.customer.tenant_id,
-        customerId: principal.customer.id,
-        activity: 'DOWNLOAD',
-        package: found.pkg.name,
-        version: found.version.version,
-        at: new Date().toISOString(),
-      });
       // Streamed from storage as it arrives: an archive is never held whole in memory.
       return reply
         .type('application/zip')

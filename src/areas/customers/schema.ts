@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime, Nullable } from '../../http/schemas.js';
+import { IsoDateTime, Nullable, PageNumber } from '../../http/schemas.js';
 
 export const CUSTOMER_STATUSES = ['ACTIVE', 'SUSPENDED', 'FROZEN', 'EXPIRED'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -78,7 +78,7 @@ export type FreezeInput = Static<typeof FreezeBody>;
 export const CustomerListQuery = Type.Object(
   {
     status: Type.Optional(Status),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },

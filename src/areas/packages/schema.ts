@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime, Nullable } from '../../http/schemas.js';
+import { IsoDateTime, Nullable, PageNumber } from '../../http/schemas.js';
 
 /** Composer's package name rule, lower case only. */
 export const PACKAGE_NAME_PATTERN =
@@ -78,7 +78,7 @@ export type AddPackageInput = Static<typeof AddPackageBody>;
 
 export const PackageListQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     q: Type.Optional(Type.String({ maxLength: 200 })),
   },

@@ -4,6 +4,7 @@ import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
 import { findReadme, listDirectories, listRefs, mirrorRepository } from '../../infra/git/index.js';
+import { assertPublicGitHost } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { buildVersionEntry, rebuildPackageMetadata } from '../../composer/metadata.js';
 import { compareVersions, parseStability } from '../../composer/semver/index.js';
@@ -73,6 +74,7 @@ export class SyncService {
   }> {
     const timeoutMs = this.deps.config.gitTimeoutMs;
     const dir = this.mirrorDir(pkg);
+    if (this.deps.config.blockPrivateGitHosts) await assertPublicGitHost(pkg.repository_url);
     const credentials = await this.credentials.resolve(pkg.tenant_id, pkg.repository_url);
     await mirrorRepository(pkg.repository_url, dir, { timeoutMs, credentials });
     const refs = await listRefs(dir, { timeoutMs });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime, Nullable } from '../../http/schemas.js';
+import { IsoDateTime, Nullable, PageNumber } from '../../http/schemas.js';
 
 /** Syncs one package (payload `package_id`). */
 export const SYNC_TASK = 'package.sync';
@@ -49,7 +49,7 @@ export const TaskListQuery = Type.Object(
   {
     status: Type.Optional(Status),
     type: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    page: Type.Optional(PageNumber),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime, Nullable } from '../../http/schemas.js';
+import { IsoDateTime, Nullable, PageNumber } from '../../http/schemas.js';
 import { WEBHOOK_PROVIDERS } from './types.js';
 
 export const DELIVERY_STATUSES = [
@@ -30,7 +30,7 @@ export const WebhookDeliverySchema = Type.Object(
 export type WebhookDeliveryDto = Static<typeof WebhookDeliverySchema>;
 
 const paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  page: Type.Optional(PageNumber),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 };
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { credentialsProblem } from './host-guard.js';
 
 /** Default ports, dropped from the normalised form (any other port is kept). */
 const DEFAULT_PORTS: Readonly<Record<string, string>> = {
@@ -114,6 +115,8 @@ export function repositoryUrlProblem(url: string, allowLocal = true): string | n
   if (url.startsWith('-')) return `is not a git URL; ${explain}`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(url)) return 'must not contain control characters';
+  const secret = credentialsProblem(url);
+  if (secret) return secret;
   const scheme = URL_FORM.exec(url)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
     if (!ALLOWED_SCHEMES.has(scheme)) return `uses the unsupported scheme ${scheme}://; ${explain}`;

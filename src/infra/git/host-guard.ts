@@ -1,0 +1,113 @@
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import { GitError } from './errors.js';
+
+/**
+ * Checks on the git host a `repository_url` names, so an admin cannot use the server to reach
+ * hosts on its own networks, and no secret ends up stored in (and shown with) a package.
+ */
+
+const URL_FORM = /^([a-z][a-z0-9+.-]*):\/\//i;
+const SCP_FORM = /^(?:[^@/\s]+@)?(\[[^\]]+\]|[^:/\s]+):(.+)$/;
+const SSH_SCHEMES = new Set(['ssh', 'git+ssh', 'ssh+git']);
+
+export const CREDENTIALS_REFUSED =
+  'must not contain credentials (user:password@ or a token before @); connect the host with ' +
+  'an OAuth connection (POST /api/v1/oauth/github/initiate, …/gitlab/initiate) or install the ' +
+  'GitHub App instead, and Packyard sends the credentials itself';
+
+/** Why `url` carries a secret, or null. `ssh://git@host` and `git@host:…` name an account only. */
+export function credentialsProblem(url: string): string | null {
+  const scheme = URL_FORM.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === 'file') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.password !== '') return CREDENTIALS_REFUSED;
+  if (parsed.username !== '' && !SSH_SCHEMES.has(scheme)) return CREDENTIALS_REFUSED;
+  return null;
+}
+
+/** The host a git URL connects to, or null for local repositories (paths, file://). */
+export function gitHostOf(url: string): string | null {
+  const scheme = URL_FORM.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    if (scheme === 'file') return null;
+    try {
+      return new URL(url).hostname.replace(/^\[|\]$/g, '') || null;
+    } catch {
+      return null;
+    }
+  }
+  if (url.startsWith('/')) return null;
+  const host = SCP_FORM.exec(url)?.[1];
+  return host ? host.replace(/^\[|\]$/g, '') : null;
+}
+
+const NON_PUBLIC = new net.BlockList();
+for (const [network, bits] of [
+  ['0.0.0.0', 8], // "this" network
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata services live here)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  NON_PUBLIC.addSubnet(network, bits, 'ipv4');
+}
+for (const [network, bits] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const) {
+  NON_PUBLIC.addSubnet(network, bits, 'ipv6');
+}
+
+/** True when `address` is a public unicast address (IPv4-mapped IPv6 judged as its IPv4). */
+export function isPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isPublicAddress(mapped);
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export type Lookup = (host: string) => Promise<{ address: string }[]>;
+
+const systemLookup: Lookup = (host) => dns.lookup(host, { all: true, verbatim: true });
+
+/**
+ * Refuses a repository whose host is, or resolves to, a non-public address (BLOCK_PRIVATE_GIT_HOSTS).
+ * Every address the name resolves to must be public; the error text is the same whatever the
+ * reason, so it tells nothing about the server's networks.
+ */
+export async function assertPublicGitHost(
+  url: string,
+  lookup: Lookup = systemLookup,
+): Promise<void> {
+  const refused = () =>
+    new GitError(`Repository unreachable: ${url} (hosts on private networks are not allowed)`, {
+      kind: 'unreachable',
+    });
+  const host = gitHostOf(url);
+  if (host === null) throw refused();
+  let addresses: { address: string }[];
+  try {
+    addresses = net.isIP(host) ? [{ address: host }] : await lookup(host);
+  } catch {
+    throw new GitError(`Repository unreachable: ${url}`, { kind: 'unreachable' });
+  }
+  if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address))) {
+    throw refused();
+  }
+}
