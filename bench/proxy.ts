@@ -13,6 +13,7 @@ import { seedCatalogue } from './catalogue.js';
 import { meanOf, measure } from './load.js';
 import type { LoadResult } from './load.js';
 import { AdminApi, basicAuth, startPackyard } from './packyard.js';
+import { sleep } from './processes.js';
 import { fmt, heading, item } from './report.js';
 
 export const PROXY_TARGETS = {
@@ -123,6 +124,9 @@ export async function benchProxy(o: Opts, work: string, adminToken: string): Pro
     const proxied: number[] = [];
     for (let round = 1; round <= o.rounds; round++) {
       await api.request('POST', '/api/v1/proxy/purge', {});
+      // The purge reaches the server's other processes (WEB_CONCURRENCY) by their generation
+      // poll, within a second; until then one may still serve a purged document from memory.
+      await sleep(1500);
       const through = await coldUpdate(server.url, token);
       const straight = await coldUpdate(upstream.url, token);
       proxied.push(through);
