@@ -80,7 +80,7 @@ export async function buildApp({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy ?? false,
     // Errors the router raises (bad percent-encoding, over-long parameters) get the contract's body.
-    frameworkErrors: (err, request, reply) => sendError(err, request, reply),
+    frameworkErrors: (err, request, reply) => void sendError(err, request, reply),
     clientErrorHandler: (err: Error & { code?: string }, socket) => {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       if (socket.writable) socket.write(clientErrorResponse(err));

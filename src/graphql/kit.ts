@@ -73,7 +73,7 @@ const cursorOf = (offset: number) => Buffer.from(`offset:${offset}`).toString('b
 
 function offsetOf(cursor: string): number {
   // Nine digits at most: a larger offset is no cursor we issued, and would overflow the query.
-  const match = /^offset:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString());
+  const match = /^offset:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (!match) throw invalid('after', 'is not a cursor this API issued');
   return Number(match[1]);
 }

@@ -86,7 +86,7 @@ beforeAll(async () => {
   customerAuth = basicAuth(token.plain_token);
   ids = [customer.id, token.token.id, 'acme', 'art', '1.0.0'];
 
-  const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+  const doc: {
     paths: Record<
       string,
       Record<
@@ -99,7 +99,7 @@ beforeAll(async () => {
         }
       >
     >;
-  };
+  } = (await t.app.inject({ url: '/api/openapi.json' })).json();
   operations = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -251,7 +251,7 @@ describe('fuzzing every operation', () => {
         const label = `${req.method} ${req.url} ${payload ?? ''} -> ${res.statusCode} ${res.body.slice(0, 300)}`;
         expect(res.statusCode, label).toBeLessThan(500);
         if (res.statusCode >= 400) {
-          const answer = res.json() as { error?: unknown; code?: string; message?: unknown };
+          const answer: { error?: unknown; code?: string; message?: unknown } = res.json();
           expect(typeof answer.error, label).toBe('string');
           expect(typeof answer.message, label).toBe('string');
           expect(Object.keys(ERROR_STATUS), label).toContain(answer.code);
