@@ -27,7 +27,8 @@ function fresh(url: string, headers: Record<string, string>, method = 'GET', bod
  * service as a child of the primary when its transform cache is cold, as on a fresh clone).
  */
 const childrenOf = (pid: number): number[] =>
-  execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' })
+  // `ps` exits 1 when it lists nothing (a moment with no child at all).
+  execFileSync('sh', ['-c', `ps -o pid=,comm= --ppid ${pid} || true`], { encoding: 'utf8' })
     .trim()
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
