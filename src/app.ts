@@ -8,6 +8,7 @@ import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { assertFeature, featureOfPath } from './editions.js';
 import { mapError } from './http/error-mapper.js';
 import { authenticateAdminRequest } from './http/auth.js';
+import { assertRouteOperation } from './http/route-operations.js';
 import { invalidateCachesOnWrite } from './http/cache-invalidation.js';
 import type { App } from './http/app-types.js';
 import type { Services } from './services.js';
@@ -143,6 +144,7 @@ export async function buildApp({
   await app.register(
     async (api) => {
       await limits.apply(api, 'admin');
+      api.addHook('onRoute', assertRouteOperation);
       api.addHook('onRequest', authenticateAdminRequest);
       // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
       api.addHook('preValidation', async (request) => {

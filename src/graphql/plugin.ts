@@ -17,7 +17,7 @@ import type { App } from '../http/app-types.js';
 import { bearerToken } from '../http/auth.js';
 import { mapError } from '../http/error-mapper.js';
 import { assertFeature, graphqlComplexityLimit } from '../editions.js';
-import { AppError, forbidden, unauthorized } from '../errors.js';
+import { AppError, unauthorized } from '../errors.js';
 import type { Ctx } from '../context.js';
 import { typeDefs } from './schema.js';
 import { loaders, resolvers } from './resolvers.js';
@@ -114,7 +114,7 @@ function operationNameOf(request: FastifyRequest): string | undefined {
 
 /**
  * GraphQL at POST (and GET) /graphql on the same services as REST: admin tokens (root and CMA),
- * viewers read-only, FEATURE_NOT_AVAILABLE outside Pro+, complexity checked before execution.
+ * authorized per operation by the services, FEATURE_NOT_AVAILABLE outside Pro+, complexity checked before execution.
  */
 export async function graphqlPlugin(app: App): Promise<void> {
   const { services } = app;
@@ -129,8 +129,11 @@ export async function graphqlPlugin(app: App): Promise<void> {
     assertFeature(config.edition, 'graphql');
     const token = bearerToken(request);
     if (!token) throw unauthorized('Missing bearer token');
-    const actor = await services.auth.authenticateAdmin(request.tenantId, token);
-    if (!actor) throw unauthorized('Invalid or expired token');
+    const { actor } = await services.auth.authenticate(
+      request.tenantId,
+      { scheme: 'bearer', secret: token },
+      ['admin'],
+    );
     request.actor = actor;
     request.userAgent = request.headers['user-agent'] ?? null;
     request.graphqlCtx = {
@@ -175,14 +178,9 @@ export async function graphqlPlugin(app: App): Promise<void> {
         );
       }
     }
-    const operation = operationOf(document, name);
-    const actor = context.ctx?.actor;
-    if (operation?.operation === OperationTypeNode.MUTATION) {
-      if (actor?.kind === 'cma' && actor.level === 'viewer') {
-        throw forbidden('Viewer tokens are read-only');
-      }
-    } else {
-      // Reads see every download served so far, as the REST reads do.
+    // Reads see every download served so far, as the REST reads do. Who may run a mutation is
+    // the services' decision (areas/auth/policy.ts), as for REST.
+    if (operationOf(document, name)?.operation !== OperationTypeNode.MUTATION) {
       await services.composer.usage.flush();
     }
   });

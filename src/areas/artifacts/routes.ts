@@ -37,7 +37,6 @@ export async function artifactRoutes(app: App): Promise<void> {
     '/packages/:vendor/:name/artifacts',
     {
       bodyLimit: maxBytes,
-      config: { auth: { customerScopes: ['developer', 'admin'] } },
       // After authentication: refuse a declared oversize body before reading it.
       onRequest: async (req) => {
         const length = req.headers['content-length'];
