@@ -9,7 +9,6 @@ import { assertFeature, featureOfPath } from './editions.js';
 import { mapError } from './http/error-mapper.js';
 import { authenticateAdminRequest } from './http/auth.js';
 import { assertRouteOperation } from './http/route-operations.js';
-import { invalidateCachesOnWrite } from './http/cache-invalidation.js';
 import type { App } from './http/app-types.js';
 import type { Services } from './services.js';
 import { customerRoutes } from './areas/customers/routes.js';
@@ -150,7 +149,6 @@ export async function buildApp({
       api.addHook('preValidation', async (request) => {
         if (request.body === undefined && request.method !== 'GET') request.body = {};
       });
-      api.addHook('onSend', invalidateCachesOnWrite);
       // Admin reads (download counts, statistics) see every download served so far.
       api.addHook('preHandler', async (request) => {
         if (request.method === 'GET') await services.composer.usage.flush();

@@ -86,7 +86,7 @@ export function guard<T extends object>(
             try {
               authorize(args[0].actor, rule, edition, operation);
             } catch (err) {
-              return Promise.reject(err as Error);
+              return Promise.reject(err instanceof Error ? err : new Error(String(err)));
             }
           }
           return method.apply(target, args);

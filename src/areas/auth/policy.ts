@@ -109,7 +109,7 @@ export function guardServices<S extends Guarded>(services: S, edition: Edition):
       services[area],
       POLICY[area] as Policy<object>,
       edition,
-    ) as S[typeof area];
+    );
   }
   return out;
 }

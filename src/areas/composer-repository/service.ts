@@ -189,10 +189,13 @@ export class ComposerService {
       const dist = e.dist as Record<string, unknown>;
       versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
     }
-    const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].sort();
+    // The access-change stamp moves past every Last-Modified served before any change to what
+    // a customer may see, so If-Modified-Since revalidation never keeps a stale list.
+    const stamp = await this.deps.generations.stampMs(principal.customer.tenant_id);
+    const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].map(Date.parse);
     return {
       body: { packages: { [view.pkg.name]: versions } },
-      lastModified: new Date(times.at(-1) ?? view.pkg.created_at),
+      lastModified: new Date(Math.max(stamp, ...times.filter((t) => !Number.isNaN(t)))),
     };
   }
 

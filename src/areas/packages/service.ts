@@ -1,3 +1,4 @@
+import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
@@ -96,7 +97,7 @@ export class PackageService {
       updated_at: now,
     };
     try {
-      await this.deps.db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async ({ db: trx }) => {
         await trx.insertInto('packages').values(row).execute();
         if (monorepoPaths) {
           await trx
@@ -126,7 +127,8 @@ export class PackageService {
 
   async delete(ctx: Ctx, name: string): Promise<void> {
     const row = await this.get(ctx, name);
-    await this.deps.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      accessChanged();
       // A monorepo parent takes its child packages with it.
       const children = await trx
         .selectFrom('monorepo_children')
@@ -219,7 +221,8 @@ export class PackageService {
   ) {
     const found = await this.version(ctx, name, version);
     const updated = { ...found.version, [flag]: value ? 1 : 0, updated_at: nowIso() };
-    await this.deps.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      accessChanged();
       await trx
         .updateTable('versions')
         .set({ [flag]: value ? 1 : 0, updated_at: updated.updated_at })
