@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db/connection.js';
+import type { Logger } from './logger.js';
 
 /**
  * A fast path between nodes for generation moves (Redis pub/sub with REDIS_URL): a bump here is
@@ -33,6 +34,7 @@ export class CacheGeneration {
     private readonly db: Db,
     private readonly pollMs = 1000,
     private readonly signal?: GenerationSignal,
+    private readonly log?: Logger,
   ) {}
 
   current(tenantId: string): number {
@@ -86,7 +88,14 @@ export class CacheGeneration {
       );
     }
     if (this.timer) return;
-    this.timer = setInterval(() => void this.poll().catch(() => undefined), this.pollMs);
+    this.timer = setInterval(
+      () =>
+        void this.poll().catch((err: unknown) => {
+          // Caches keep their entries until a poll succeeds: other nodes' changes wait.
+          this.log?.error({ err }, 'cache generation poll failed');
+        }),
+      this.pollMs,
+    );
     this.timer.unref();
   }
 

@@ -104,12 +104,7 @@ type Guarded = { [K in keyof typeof POLICY]: object };
 export function guardServices<S extends Guarded>(services: S, edition: Edition): S {
   const out = { ...services };
   for (const area of Object.keys(POLICY) as (keyof typeof POLICY)[]) {
-    out[area] = guard(
-      area,
-      services[area],
-      POLICY[area] as Policy<object>,
-      edition,
-    );
+    out[area] = guard(area, services[area], POLICY[area] as Policy<object>, edition);
   }
   return out;
 }

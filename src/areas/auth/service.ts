@@ -199,6 +199,8 @@ export class AuthService {
       .set({ last_used_at: new Date(now).toISOString() })
       .where('id', '=', id)
       .execute()
-      .catch(() => undefined);
+      .catch((err: unknown) => {
+        this.deps.log.warn({ err, table, id }, 'token last_used_at not recorded');
+      });
   }
 }
