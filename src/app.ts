@@ -11,7 +11,7 @@ import { clientErrorResponse, mapError } from './http/error-mapper.js';
 import { assertCleanInput, rejectUndeclaredFields, validatorCompiler } from './http/validation.js';
 import { limitAuthFailures } from './http/auth-failures.js';
 import { authenticateAdminRequest } from './http/auth.js';
-import { invalidateCachesOnWrite } from './http/cache-invalidation.js';
+import { assertRouteOperation } from './http/route-operations.js';
 import type { App } from './http/app-types.js';
 import type { Services } from './services.js';
 import { customerRoutes } from './areas/customers/routes.js';
@@ -164,13 +164,13 @@ export async function buildApp({
   await app.register(
     async (api) => {
       await limits.apply(api, 'admin');
+      api.addHook('onRoute', assertRouteOperation);
       api.addHook('onRequest', authenticateAdminRequest);
       // Routes whose body is optional (suspend, jwt, rotate) validate a missing body as {}.
       api.addHook('preValidation', async (request) => {
         if (request.body === undefined && request.method !== 'GET') request.body = {};
         rejectUndeclaredFields(request);
       });
-      api.addHook('onSend', invalidateCachesOnWrite);
       // Admin reads (download counts, statistics) see every download served so far.
       api.addHook('preHandler', async (request) => {
         if (request.method === 'GET') await services.composer.usage.flush();

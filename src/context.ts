@@ -12,9 +12,12 @@ export const ADMIN_LEVELS: readonly AdminLevel[] = ['owner', 'admin', 'viewer'];
 export type AdminActor =
   { kind: 'root'; id: null; level: 'owner' } | { kind: 'cma'; id: string; level: AdminLevel };
 
+/** A customer token (or JWT) acting on the admin API; id is the token's. */
+export type CustomerActor = { kind: 'customer'; id: string; customerId: string; scope: string };
+
 export type Actor =
   | AdminActor
-  | { kind: 'customer'; id: string; customerId: string; scope: string }
+  | CustomerActor
   | { kind: 'system'; id: null }
   /** An inbound webhook, verified by its signature; id is the provider (github, payment, …). */
   | { kind: 'webhook'; id: string };

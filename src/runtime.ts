@@ -43,7 +43,7 @@ export async function openRuntime(
       config,
       storage,
       events,
-      generations: new CacheGeneration(handle.db, undefined, generationSignalOf(events)),
+      generations: new CacheGeneration(handle.db, undefined, generationSignalOf(events), log),
       log,
     };
     const admin = await ensureAdminToken(handle.db, DEFAULT_TENANT_ID, config.adminToken);

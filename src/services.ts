@@ -24,6 +24,7 @@ import { HOSTAPP_SYNC_TASK, HostAppService } from './areas/hostapp/service.js';
 import { BillingService } from './areas/billing/service.js';
 import { ProxyService } from './areas/proxy/service.js';
 import { ProxyAdmin } from './areas/proxy/admin.js';
+import { guardServices } from './areas/auth/policy.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
 export interface Services {
@@ -103,7 +104,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     packages: new PackageService(deps, tasks, sync),
     artifacts: new ArtifactService(deps),
     sync,
-    monorepos: new MonorepoService(deps),
+    monorepos: new MonorepoService(deps, (ctx, name) => services.packages.requestSync(ctx, name)),
     tasks,
     worker: new Worker(deps, tasks, handlers, {
       scheduler,
@@ -128,5 +129,6 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
       billing: services.billing,
     }),
   );
-  return services;
+  // Adapters act for signed webhooks and call the services directly; transports get guarded ones.
+  return guardServices(services, deps.config.edition);
 }

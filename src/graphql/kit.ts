@@ -46,16 +46,11 @@ export function query<A>(fn: (args: A, ctx: Ctx, services: Services) => unknown)
   return (_parent, args, context) => fn(args, need(context), context.services);
 }
 
-/** A mutation: runs the service call, then moves the tenant's cache generation like REST writes. */
+/** A mutation: the service call (its unit of work declares what happens after commit). */
 export function mutation<A>(
   fn: (args: A, ctx: Ctx, services: Services) => Promise<unknown>,
 ): Resolver<A> {
-  return async (_parent, args, context) => {
-    const ctx = need(context);
-    const result = await fn(args, ctx, context.services);
-    await context.services.deps.generations.bump(ctx.tenantId);
-    return result;
-  };
+  return (_parent, args, context) => fn(args, need(context), context.services);
 }
 
 // ---- pages ------------------------------------------------------------------------------------

@@ -130,7 +130,7 @@ function operationNameOf(request: FastifyRequest): string | undefined {
 
 /**
  * GraphQL at POST (and GET) /graphql on the same services as REST: admin tokens (root and CMA),
- * viewers read-only, FEATURE_NOT_AVAILABLE outside Pro+, complexity checked before execution.
+ * authorized per operation by the services, FEATURE_NOT_AVAILABLE outside Pro+, complexity checked before execution.
  */
 export async function graphqlPlugin(app: App): Promise<void> {
   const { services } = app;
@@ -145,15 +145,20 @@ export async function graphqlPlugin(app: App): Promise<void> {
     assertFeature(config.edition, 'graphql');
     const token = bearerToken(request);
     if (!token) throw unauthorized('Missing bearer token');
-    const actor = await services.auth.authenticateAdmin(request.tenantId, token);
-    if (!actor) {
-      // As on REST: a valid customer token lacks the permission (403); 401 is for bad tokens.
-      if (await services.auth.authenticateCustomer(request.tenantId, token)) {
-        throw forbidden('Customer tokens may not use the GraphQL API');
-      }
+    let principal;
+    try {
+      principal = await services.auth.authenticate(request.tenantId, {
+        scheme: 'bearer',
+        secret: token,
+      });
+    } catch (err) {
+      // GraphQL answers errors with 200: the failed-authentication limit needs telling.
       request.authFailed = true;
-      throw unauthorized('Invalid or expired token');
+      throw err;
     }
+    // As on REST: a valid customer token lacks the permission (403); 401 is for bad tokens.
+    if (principal.kind !== 'admin') throw forbidden('Customer tokens may not use the GraphQL API');
+    const { actor } = principal;
     if (request.method === 'POST') assertGraphqlBody(request.body);
     request.actor = actor;
     request.userAgent = request.headers['user-agent'] ?? null;
@@ -199,14 +204,9 @@ export async function graphqlPlugin(app: App): Promise<void> {
         );
       }
     }
-    const operation = operationOf(document, name);
-    const actor = context.ctx?.actor;
-    if (operation?.operation === OperationTypeNode.MUTATION) {
-      if (actor?.kind === 'cma' && actor.level === 'viewer') {
-        throw forbidden('Viewer tokens are read-only');
-      }
-    } else {
-      // Reads see every download served so far, as the REST reads do.
+    // Reads see every download served so far, as the REST reads do. Who may run a mutation is
+    // the services' decision (areas/auth/policy.ts), as for REST.
+    if (operationOf(document, name)?.operation !== OperationTypeNode.MUTATION) {
       await services.composer.usage.flush();
     }
   });

@@ -5,6 +5,7 @@ import type { App } from '../http/app-types.js';
 import type { Ctx } from '../context.js';
 import type { Services } from '../services.js';
 import { hasFeature } from '../editions.js';
+import { AppError } from '../errors.js';
 import type { DomainEvent, EventBus } from '../infra/events.js';
 
 /**
@@ -181,11 +182,20 @@ export function subscriptionOptions(services: Services) {
       const token = payloadToken(initPayloads.get(socket));
       initPayloads.delete(socket);
       if (!token) return refuse('Forbidden');
-      const actor = await services.auth.authenticateAdmin(request.tenantId, token);
-      if (!actor) return refuse('Forbidden');
+      let principal;
+      try {
+        principal = await services.auth.authenticate(
+          request.tenantId,
+          { scheme: 'bearer', secret: token },
+          ['admin'],
+        );
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'UNAUTHORIZED') return refuse('Forbidden');
+        throw err;
+      }
       const ctx: Ctx = {
         tenantId: request.tenantId,
-        actor,
+        actor: principal.actor,
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       };

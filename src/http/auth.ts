@@ -1,15 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../context.js';
-import { forbidden, unauthorized } from '../errors.js';
-import type { CustomerPrincipal } from '../areas/auth/service.js';
+import { unauthorized } from '../errors.js';
+import { authorize } from '../areas/auth/authorize.js';
+import { routeRule } from './route-operations.js';
+import type { Credentials, CustomerPrincipal } from '../areas/auth/service.js';
 import { customerSecret } from '../areas/composer-repository/credentials.js';
 
-/** Per-route authorization settings, declared in each route's `config`. */
+/** Per-route authentication settings, declared in each route's `config`. */
 export interface RouteAuth {
-  /** Only owner-level admins (team management). */
-  owner?: boolean;
-  /** Customer tokens with one of these scopes may call the route too. */
-  customerScopes?: string[];
   /** No admin authentication (public and composer routes handle their own). */
   public?: boolean;
 }
@@ -34,11 +32,24 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * The credentials of an admin API request: a Bearer token, or (for operations customers may run)
+ * Composer's HTTP Basic `token:<secret>`. Null when there are none.
+ */
+function credentialsOf(request: FastifyRequest, basicAllowed: boolean): Credentials | null {
+  const header = request.headers.authorization;
+  if (basicAllowed && header && /^\s*basic\s/i.test(header)) {
+    return { scheme: 'basic', secret: customerSecret(header) };
+  }
+  const token = bearerToken(request);
+  return token ? { scheme: 'bearer', secret: token } : null;
+}
 
 /**
- * The admin API's authentication and coarse authorization, run before every /api/v1 route:
- * a valid admin token (root or CMA), viewers read-only, owners alone on owner routes.
+ * The admin API's authentication, run before every /api/v1 route: who the caller is, through
+ * the one `AuthService.authenticate`, then the rule of the service operation the route runs
+ * (route-operations.ts, areas/auth/policy.ts) before the body is read. The service applies
+ * the same rule again, whatever transport calls it.
  */
 export async function authenticateAdminRequest(
   request: FastifyRequest,
@@ -48,43 +59,12 @@ export async function authenticateAdminRequest(
   request.actor = { kind: 'system', id: null };
   request.userAgent = request.headers['user-agent'] ?? null;
   if (auth.public) return;
-  // Customer-scoped routes also take Composer's HTTP Basic `token:<secret>` (customer tokens only).
-  const header = request.headers.authorization;
-  const basic = Boolean(auth.customerScopes && header && /^\s*basic\s/i.test(header));
-  const token = basic ? customerSecret(header) : bearerToken(request);
-  if (!token) throw unauthorized('Missing bearer token');
-  const services = request.server.services;
-  const actor = basic ? null : await services.auth.authenticateAdmin(request.tenantId, token);
-  if (actor) {
-    if (actor.kind === 'cma' && actor.level === 'viewer' && !READ_METHODS.has(request.method)) {
-      throw forbidden('Viewer tokens are read-only');
-    }
-    if (auth.owner && actor.level !== 'owner') {
-      throw forbidden('Only owner tokens may manage team tokens');
-    }
-    request.actor = actor;
-    return;
-  }
-  const principal = await services.auth.authenticateCustomer(request.tenantId, token);
-  if (principal && !auth.customerScopes) {
-    // A valid token without the permission: 403, as the contract's FORBIDDEN says; 401 is for
-    // tokens that are missing, unknown or expired.
-    throw forbidden('Customer tokens may not call this endpoint of the admin API');
-  }
-  if (auth.customerScopes) {
-    if (principal) {
-      if (!auth.customerScopes.includes(principal.scope)) {
-        throw forbidden(`Token scope "${principal.scope}" may not call this endpoint`);
-      }
-      request.customerPrincipal = principal;
-      request.actor = {
-        kind: 'customer',
-        id: principal.tokenId,
-        customerId: principal.customer.id,
-        scope: principal.scope,
-      };
-      return;
-    }
-  }
-  throw unauthorized('Invalid or expired token');
+  const rule = routeRule(request.method, request.routeOptions.url);
+  const credentials = credentialsOf(request, Boolean(rule.customerScopes));
+  if (!credentials) throw unauthorized('Missing bearer token');
+  const { services } = request.server;
+  const principal = await services.auth.authenticate(request.tenantId, credentials);
+  request.actor = principal.actor;
+  if (principal.kind === 'customer') request.customerPrincipal = principal.customer;
+  authorize(principal.actor, rule, services.deps.config.edition);
 }

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from './db/connection.js';
+import type { Logger } from './logger.js';
 
 /**
  * A fast path between nodes for generation moves (Redis pub/sub with REDIS_URL): a bump here is
@@ -11,9 +13,14 @@ export interface GenerationSignal {
   onRemoteBump(listener: (tenantId: string, generation: number) => void): () => void;
 }
 
+/** An access-change stamp: whole seconds (HTTP dates have no finer precision), as milliseconds. */
+const SECOND = 1000;
+
 /**
  * A per-tenant counter that moves whenever something visible on the Composer surface changes,
- * so in-memory caches know when to drop what they hold. A change made in this process is seen at
+ * so in-memory caches know when to drop what they hold, and with it the tenant's access-change
+ * stamp: a time, strictly past every Last-Modified served before the change (see
+ * `accessChanged`), that the Composer documents' Last-Modified derives from. A change made in this process is seen at
  * once; one made by another process or node (a worker's sync) is picked up by polling the
  * database, within `pollMs`, or at once when a `signal` carries it (the poll stays the fallback).
  */
@@ -27,22 +34,34 @@ export class CacheGeneration {
     private readonly db: Db,
     private readonly pollMs = 1000,
     private readonly signal?: GenerationSignal,
+    private readonly log?: Logger,
   ) {}
 
   current(tenantId: string): number {
     return this.local.get(tenantId) ?? 0;
   }
 
-  /** Invalidates this process's caches now and tells other processes through the database. */
-  async bump(tenantId: string): Promise<void> {
+  /**
+   * THE function to call when what a customer may see changes (grants, collections, status,
+   * tokens, versions; proxy refreshes and advisories later): invalidates this process's caches
+   * now, tells other processes through the database, and moves the tenant's access-change stamp
+   * to at least the next whole second after now and at least one second past its last value.
+   * Every Last-Modified served before was at most the stamp or a whole second no later than
+   * now, so the new one is strictly later than all of them, even within the same second.
+   * Inside a mutation, declare it with `tx.accessChanged()` (unit-of-work.ts) instead.
+   */
+  async accessChanged(tenantId: string): Promise<void> {
     this.local.set(tenantId, this.current(tenantId) + 1);
+    const next = Math.floor(Date.now() / SECOND) * SECOND + SECOND;
     const row = await this.db
       .insertInto('cache_generations')
-      .values({ tenant_id: tenantId, generation: 1 })
+      .values({ tenant_id: tenantId, generation: 1, stamp_ms: next })
       .onConflict((oc) =>
-        oc
-          .column('tenant_id')
-          .doUpdateSet((eb) => ({ generation: eb('cache_generations.generation', '+', 1) })),
+        oc.column('tenant_id').doUpdateSet({
+          generation: sql<number>`cache_generations.generation + 1`,
+          stamp_ms: sql<number>`case when cache_generations.stamp_ms + ${SECOND} > ${next}
+            then cache_generations.stamp_ms + ${SECOND} else ${next} end`,
+        }),
       )
       .returning('generation')
       .executeTakeFirst();
@@ -52,6 +71,16 @@ export class CacheGeneration {
     if (row) this.signal?.sendBump(tenantId, Number(row.generation));
   }
 
+  /** The tenant's access-change stamp in milliseconds (0 before its first change). */
+  async stampMs(tenantId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('cache_generations')
+      .select('stamp_ms')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    return Number(row?.stamp_ms ?? 0);
+  }
+
   start(): void {
     if (this.signal && !this.stopListening) {
       this.stopListening = this.signal.onRemoteBump((tenantId, generation) =>
@@ -59,7 +88,14 @@ export class CacheGeneration {
       );
     }
     if (this.timer) return;
-    this.timer = setInterval(() => void this.poll().catch(() => undefined), this.pollMs);
+    this.timer = setInterval(
+      () =>
+        void this.poll().catch((err: unknown) => {
+          // Caches keep their entries until a poll succeeds: other nodes' changes wait.
+          this.log?.error({ err }, 'cache generation poll failed');
+        }),
+      this.pollMs,
+    );
     this.timer.unref();
   }
 

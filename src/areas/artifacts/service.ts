@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
@@ -84,7 +85,8 @@ export class ArtifactService {
       updated_at: now,
     };
     try {
-      await db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async (tx) => {
+        const trx = tx.db;
         await trx.insertInto('versions').values(row).execute();
         const all = await trx
           .selectFrom('versions')
@@ -113,22 +115,22 @@ export class ArtifactService {
           target: { type: 'package', id: pkg.name },
           summary: { version: v.version, shasum, size: bytes.length },
         });
+        tx.accessChanged();
+        tx.publish({
+          type: 'package.synced',
+          tenantId: pkg.tenant_id,
+          package: pkg.name,
+          status: 'ok',
+          versionsAdded: [v.version],
+          versionsRemoved: [],
+          error: null,
+          at: now,
+        });
       });
     } catch (err) {
       if (/unique|duplicate/i.test((err as Error).message)) throw duplicate(pkg, v.version);
       throw err;
     }
-    await this.deps.generations.bump(pkg.tenant_id);
-    this.deps.events.publish({
-      type: 'package.synced',
-      tenantId: pkg.tenant_id,
-      package: pkg.name,
-      status: 'ok',
-      versionsAdded: [v.version],
-      versionsRemoved: [],
-      error: null,
-      at: now,
-    });
     return { pkg, version: row };
   }
 

@@ -1,5 +1,6 @@
 import { jwtVerify } from 'jose';
-import type { AdminActor, AdminLevel, Deps } from '../../context.js';
+import type { AdminActor, AdminLevel, CustomerActor, Deps } from '../../context.js';
+import { unauthorized } from '../../errors.js';
 import { constantTimeEqual, digest, hasValidChecksum } from '../../infra/crypto.js';
 import { applyExpiry } from '../customers/expiry.js';
 import type { CustomerRow } from '../customers/store.js';
@@ -17,12 +18,80 @@ export interface CustomerPrincipal {
   expiresAt: string | null;
 }
 
+/**
+ * What a request presented, whatever the transport: a Bearer token (REST, GraphQL over HTTP and
+ * WebSocket, Composer) or the password of HTTP Basic `token:<secret>` (Composer's way).
+ */
+export interface Credentials {
+  scheme: 'bearer' | 'basic';
+  secret: string;
+}
+
+/** Who a request is: an admin (root or CMA token) or a customer (token or JWT). */
+export type Principal =
+  | { kind: 'admin'; actor: AdminActor }
+  | { kind: 'customer'; actor: CustomerActor; customer: CustomerPrincipal };
+
+/** Told about every failed authentication (a counter for failed-authentication limiting). */
+export type AuthFailureListener = (failure: { tenantId: string; credentials: Credentials }) => void;
+
 /** Resolves bearer and basic credentials to actors. Compares digests only, in constant time. */
 export class AuthService {
+  private readonly failureListeners: AuthFailureListener[] = [];
+
   constructor(
     private readonly deps: Deps,
     private readonly rootDigest: string,
   ) {}
+
+  /**
+   * The one authentication of every transport (REST, GraphQL over HTTP and WebSocket, Composer).
+   * Basic credentials are Composer's and name customers only; a Bearer token may be an admin
+   * token or a customer token. `accept` narrows which kinds the caller serves: any other kind
+   * fails like an unknown token. Every failure goes through `fail` (listeners hear it there).
+   */
+  async authenticate(
+    tenantId: string,
+    credentials: Credentials,
+    accept: readonly Principal['kind'][] = ['admin', 'customer'],
+    failureMessage = 'Invalid or expired token',
+  ): Promise<Principal> {
+    const { scheme, secret } = credentials;
+    if (scheme === 'bearer' && accept.includes('admin')) {
+      const actor = await this.authenticateAdmin(tenantId, secret);
+      if (actor) return { kind: 'admin', actor };
+    }
+    if (accept.includes('customer')) {
+      const customer = await this.authenticateCustomer(tenantId, secret);
+      if (customer) {
+        const actor: CustomerActor = {
+          kind: 'customer',
+          id: customer.tokenId,
+          customerId: customer.customer.id,
+          scope: customer.scope,
+        };
+        return { kind: 'customer', actor, customer };
+      }
+    }
+    return this.fail(tenantId, credentials, failureMessage);
+  }
+
+  /** Registers a listener of failed authentications (see `authenticate`). */
+  onFailure(listener: AuthFailureListener): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** Where every authentication failure ends: listeners are told, then 401. */
+  fail(tenantId: string, credentials: Credentials, message: string): never {
+    for (const listener of this.failureListeners) {
+      try {
+        listener({ tenantId, credentials });
+      } catch (err) {
+        this.deps.log.error({ err, tenantId }, 'authentication failure listener failed');
+      }
+    }
+    throw unauthorized(message);
+  }
 
   async authenticateAdmin(tenantId: string, token: string): Promise<AdminActor | null> {
     const tokenDigest = digest(token);
@@ -130,6 +199,8 @@ export class AuthService {
       .set({ last_used_at: new Date(now).toISOString() })
       .where('id', '=', id)
       .execute()
-      .catch(() => undefined);
+      .catch((err: unknown) => {
+        this.deps.log.warn({ err, table, id }, 'token last_used_at not recorded');
+      });
   }
 }

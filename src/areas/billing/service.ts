@@ -1,3 +1,4 @@
+import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import { validateInput } from '../../validation.js';
@@ -74,7 +75,7 @@ export class BillingService {
       typeof event.created === 'number' ? new Date(event.created * 1000).toISOString() : null;
     // The mark moves in the same transaction as the status, and first: its UPDATE holds the
     // customer's row, so events of one customer apply one at a time, in the order of their marks.
-    const outcome = await this.deps.db.transaction().execute(async (trx): Promise<Outcome> => {
+    const outcome = await transact(this.deps, ctx, async ({ db: trx }): Promise<Outcome> => {
       if (createdAt && !(await notePaymentEvent(trx, ctx, customer.id, createdAt))) {
         return { kind: 'stale', createdAt };
       }
@@ -105,8 +106,6 @@ export class BillingService {
     if (outcome.kind === 'refused') {
       return { status: 'ignored', message: `customer ${customer.id}: ${outcome.why}` };
     }
-    // Webhook routes are outside the admin API's cache hook: Composer answers change now.
-    await this.deps.generations.bump(ctx.tenantId);
     return {
       status: 'processed',
       message: `customer ${customer.id}: ${outcome.from} -> ${outcome.to}`,

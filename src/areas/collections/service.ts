@@ -9,6 +9,8 @@ import * as store from './store.js';
 import type { CollectionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
+import { transact } from '../../unit-of-work.js';
+import type { Tx } from '../../unit-of-work.js';
 
 /** A collection with its member package names, sorted. */
 export interface CollectionView {
@@ -53,7 +55,7 @@ export class CollectionService {
       updated_at: now,
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async ({ db: trx }) => {
         await store.insertCollection(trx, row);
         await store.addMembers(trx, ctx.tenantId, row.id, [...new Set(ids.values())], now);
         await recordAudit(trx, ctx, {
@@ -83,7 +85,8 @@ export class CollectionService {
     if (errors.length > 0) throw validationError(errors);
 
     const now = nowIso();
-    const changes = await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async (tx) => {
+      const trx = tx.db;
       const current = await store.members(trx, ctx.tenantId, [row.id]);
       const target = new Set(input.packages ? replace.values() : current.map((m) => m.package_id));
       for (const id of add.values()) target.add(id);
@@ -107,32 +110,31 @@ export class CollectionService {
         target: { type: 'collection', id: row.slug },
         summary: { ...input },
       });
-      return { added, gone: gone.map((m) => m.name) };
+      const nameOf = new Map([...replace, ...add].map(([name, id]) => [id, name]));
+      await this.announce(
+        tx,
+        row.id,
+        added.map((id) => nameOf.get(id) ?? id),
+        gone.map((m) => m.name),
+      );
     });
-    const view = await this.get(ctx, slug);
-    const nameOf = new Map([...replace, ...add].map(([name, id]) => [id, name]));
-    await this.announce(
-      ctx,
-      row.id,
-      changes.added.map((id) => nameOf.get(id) ?? id),
-      changes.gone,
-    );
-    return view;
+    return this.get(ctx, slug);
   }
 
   async delete(ctx: Ctx, slug: string): Promise<void> {
     const row = await this.find(ctx, slug);
     const { packages } = await this.get(ctx, slug);
     const customers = await store.grantees(this.db, ctx.tenantId, row.id);
-    await this.db.transaction().execute(async (trx) => {
-      await store.deleteCollection(trx, ctx.tenantId, row.id);
-      await recordAudit(trx, ctx, {
+    await transact(this.deps, ctx, async (tx) => {
+      await store.deleteCollection(tx.db, ctx.tenantId, row.id);
+      await tx.audit({
         action: 'collection.delete',
         target: { type: 'collection', id: row.slug },
         summary: { packages },
       });
+      if (customers.length > 0) tx.accessChanged();
+      this.publish(tx, customers, 'ACCESS_REVOKED', packages);
     });
-    this.publish(ctx, customers, 'ACCESS_REVOKED', packages);
   }
 
   private async find(ctx: Ctx, slug: string): Promise<CollectionRow> {
@@ -153,16 +155,20 @@ export class CollectionService {
     }));
   }
 
-  /** Customers granted the collection gained or lost packages: tell subscribers. */
-  private async announce(ctx: Ctx, collectionId: string, added: string[], gone: string[]) {
+  /**
+   * Customers granted the collection gained or lost packages: what they may see changed, and
+   * subscribers hear of it, once the membership change commits.
+   */
+  private async announce(tx: Tx, collectionId: string, added: string[], gone: string[]) {
     if (added.length === 0 && gone.length === 0) return;
-    const customers = await store.grantees(this.db, ctx.tenantId, collectionId);
-    this.publish(ctx, customers, 'ACCESS_GRANTED', added);
-    this.publish(ctx, customers, 'ACCESS_REVOKED', gone);
+    const customers = await store.grantees(tx.db, tx.ctx.tenantId, collectionId);
+    if (customers.length > 0) tx.accessChanged();
+    this.publish(tx, customers, 'ACCESS_GRANTED', added);
+    this.publish(tx, customers, 'ACCESS_REVOKED', gone);
   }
 
   private publish(
-    ctx: Ctx,
+    tx: Tx,
     customers: string[],
     activity: 'ACCESS_GRANTED' | 'ACCESS_REVOKED',
     packages: string[],
@@ -170,9 +176,9 @@ export class CollectionService {
     const at = nowIso();
     for (const customerId of customers) {
       for (const pkg of packages) {
-        this.deps.events.publish({
+        tx.publish({
           type: 'customer.activity',
-          tenantId: ctx.tenantId,
+          tenantId: tx.ctx.tenantId,
           customerId,
           activity,
           package: pkg,

@@ -1,4 +1,5 @@
 import { unauthorized } from '../../errors.js';
+import type { Credentials } from '../auth/service.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -23,4 +24,11 @@ export function customerSecret(header: string | undefined): string {
     throw unauthorized('HTTP Basic username must be "token"');
   }
   return decoded.slice(colon + 1);
+}
+
+/** The same, with the scheme it came in, for `AuthService.authenticate`. */
+export function customerCredentials(header: string | undefined): Credentials {
+  const secret = customerSecret(header);
+  const bearer = /^\s*bearer\s/i.test(header ?? '');
+  return { scheme: bearer ? 'bearer' : 'basic', secret };
 }

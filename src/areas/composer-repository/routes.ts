@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { notFound } from '../../errors.js';
 import { hasFeature, requireFeature } from '../../editions.js';
-import { customerSecret } from './credentials.js';
+import { customerCredentials } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
 import { digest } from '../../infra/crypto.js';
 import type { CustomerPrincipal } from '../auth/service.js';
@@ -32,7 +32,7 @@ export async function composerRoutes(app: App): Promise<void> {
 
   const cache = composer.responses;
   const principalOf = (req: FastifyRequest) =>
-    composer.authenticate(req.tenantId, customerSecret(req.headers.authorization));
+    composer.authenticate(req.tenantId, customerCredentials(req.headers.authorization));
 
   /** Answers from the per-token cache, or computes, caches and answers. */
   async function cached(
@@ -41,13 +41,13 @@ export async function composerRoutes(app: App): Promise<void> {
     what: string,
     compute: (principal: CustomerPrincipal) => Promise<PackageDocument>,
   ): Promise<FastifyReply> {
-    const secret = customerSecret(req.headers.authorization);
-    const key = ResponseCache.key(req.tenantId, digest(secret), what);
+    const credentials = customerCredentials(req.headers.authorization);
+    const key = ResponseCache.key(req.tenantId, digest(credentials.secret), what);
     // Requests that reach here missed the fast path (see fast-path.ts) or are not p2.
     const hit = cache.get(req.tenantId, key);
     if (hit) return sendRendered(req, reply, hit);
     const generation = cache.generation(req.tenantId);
-    const principal = await composer.authenticate(req.tenantId, secret);
+    const principal = await composer.authenticate(req.tenantId, credentials);
     const { body, lastModified, rendered, validUntil } = await compute(principal);
     const doc = rendered ?? render(body, lastModified);
     const limits = [principal.expiresAt, principal.customer.access_expires_at, validUntil ?? null];

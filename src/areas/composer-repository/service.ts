@@ -1,7 +1,7 @@
 import type { StoredRead } from '../../infra/storage/storage.js';
 import type { Deps } from '../../context.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors.js';
-import type { CustomerPrincipal } from '../auth/service.js';
+import type { Credentials, CustomerPrincipal } from '../auth/service.js';
 import type { AuthService } from '../auth/service.js';
 import { findPackageByName, findVersion } from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
@@ -76,9 +76,11 @@ export class ComposerService {
   }
 
   /** 401 for bad credentials, 403 for a token or customer that may not download. */
-  async authenticate(tenantId: string, secret: string): Promise<CustomerPrincipal> {
-    const principal = await this.auth.authenticateCustomer(tenantId, secret);
-    if (!principal) throw unauthorized('Invalid, expired or revoked token');
+  async authenticate(tenantId: string, credentials: Credentials): Promise<CustomerPrincipal> {
+    const message = 'Invalid, expired or revoked token';
+    const found = await this.auth.authenticate(tenantId, credentials, ['customer'], message);
+    if (found.kind !== 'customer') throw unauthorized(message);
+    const principal = found.customer;
     if (!DOWNLOAD_SCOPES.has(principal.scope)) {
       throw forbidden(`Tokens with scope "${principal.scope}" cannot download packages`);
     }
@@ -187,10 +189,13 @@ export class ComposerService {
       const dist = e.dist as Record<string, unknown>;
       versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
     }
-    const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].sort();
+    // The access-change stamp moves past every Last-Modified served before any change to what
+    // a customer may see, so If-Modified-Since revalidation never keeps a stale list.
+    const stamp = await this.deps.generations.stampMs(principal.customer.tenant_id);
+    const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].map(Date.parse);
     return {
       body: { packages: { [view.pkg.name]: versions } },
-      lastModified: new Date(times.at(-1) ?? view.pkg.created_at),
+      lastModified: new Date(Math.max(stamp, ...times.filter((t) => !Number.isNaN(t)))),
     };
   }
 

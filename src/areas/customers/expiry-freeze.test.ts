@@ -8,6 +8,7 @@ import {
   waitForSync,
 } from '../../../test/factories.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
+import { transact } from '../../unit-of-work.js';
 import type { DomainEvent } from '../../infra/events.js';
 
 let t: TestApp;
@@ -123,16 +124,15 @@ describe('time-based expiry', () => {
   it('expires inside a caller transaction (the payment webhook) without waiting on it', async () => {
     const c = await overdueCustomer('FROZEN');
     const ctx = { tenantId: 'default', actor: { kind: 'webhook', id: 'payment' } } as const;
-    const outcome = await db()
-      .transaction()
-      .execute(async (trx) => {
-        try {
-          await t.runtime.services.customers.paymentExpire(trx, ctx, c.id, 'unpaid');
-          return 'changed';
-        } catch (err) {
-          return (err as Error).message;
-        }
-      });
+    // The payment webhook's transaction is a unit of work (unit-of-work.ts), as in BillingService.
+    const outcome = await transact(t.runtime.services.deps, ctx, async ({ db: trx }) => {
+      try {
+        await t.runtime.services.customers.paymentExpire(trx, ctx, c.id, 'unpaid');
+        return 'changed';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    });
     expect(outcome).toBe('Customer is already EXPIRED');
     expect(await expiryAudits(c.id)).toHaveLength(1);
     expect(statusEvents(c.id)).toHaveLength(1);

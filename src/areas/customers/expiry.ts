@@ -1,7 +1,8 @@
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
-import { recordAudit } from '../audit/record.js';
+import { transact } from '../../unit-of-work.js';
+import type { Tx } from '../../unit-of-work.js';
 import * as store from './store.js';
 import type { CustomerRow } from './store.js';
 
@@ -27,11 +28,9 @@ export function isOverdue(row: ExpiryCandidate): boolean {
  * Moves overdue customers of one tenant to EXPIRED (decisions.md 5: by the access date, actor
  * `system`). Each row changes only from the status and date it was read with, so when requests
  * race only the one whose UPDATE changed the row writes the audit entry and sends the
- * STATUS_CHANGED event: exactly once per customer. Runs in `db` when it is a transaction, else in
- * its own. Returns the ids it moved and when.
- *
- * In a caller's transaction the generation moves without waiting: awaiting it there would wait
- * on the connection the transaction holds (SQLite has one), and the caller bumps after its commit.
+ * STATUS_CHANGED event: exactly once per customer. One unit of work (unit-of-work.ts), joining
+ * the caller's when `db` is one's transaction: the events and the access-change stamp follow
+ * its commit, never a rolled-back expiry. Returns the ids it moved and when.
  */
 async function expireCustomers(
   db: Db,
@@ -43,10 +42,10 @@ async function expireCustomers(
   if (rows.length === 0) return moved;
   const updated_at = nowIso();
   const ctx: Ctx = { tenantId, actor: { kind: 'system', id: null } };
-  const run = async (trx: Db) => {
+  const run = async (tx: Tx) => {
     // In id order, so two sweeps lock rows in the same order (PostgreSQL) and never deadlock.
     for (const row of [...rows].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-      const changed = await trx
+      const changed = await tx.db
         .updateTable('customers')
         .set({ status: 'EXPIRED', status_reason: EXPIRY_REASON, status_source: null, updated_at })
         .where('tenant_id', '=', tenantId)
@@ -57,7 +56,7 @@ async function expireCustomers(
         .executeTakeFirst();
       if (!changed) continue;
       moved.set(row.id, updated_at);
-      await recordAudit(trx, ctx, {
+      await tx.audit({
         action: 'customer.expire',
         target: { type: 'customer', id: row.id },
         summary: {
@@ -67,29 +66,19 @@ async function expireCustomers(
           access_expires_at: row.access_expires_at,
         },
       });
-    }
-  };
-  if (db.isTransaction) await run(db);
-  else await db.transaction().execute(run);
-  if (moved.size > 0) {
-    for (const customerId of moved.keys()) {
-      deps.events.publish({
+      tx.accessChanged();
+      tx.publish({
         type: 'customer.activity',
         tenantId,
-        customerId,
+        customerId: row.id,
         activity: 'STATUS_CHANGED',
         package: null,
         version: null,
         at: updated_at,
       });
     }
-    if (!db.isTransaction) await deps.generations.bump(tenantId);
-    else {
-      deps.generations.bump(tenantId).catch((err: unknown) => {
-        deps.log.warn({ err, tenant: tenantId }, 'customer expiry: cache generation not moved');
-      });
-    }
-  }
+  };
+  await transact(deps, ctx, run, { within: db.isTransaction ? db : undefined });
   return moved;
 }
 
@@ -120,8 +109,8 @@ async function expireOne(db: Db, deps: ExpiryDeps, row: CustomerRow): Promise<Cu
 /**
  * Moves a customer whose access date has passed to EXPIRED. Called wherever a customer is read,
  * so expiry takes effect on the very next request, with no scheduler lag. Records the audit entry
- * and event (once, whoever wins a race) and moves the cache generation. `db` may be the caller's
- * transaction.
+ * and event (once, whoever wins a race) and moves the access-change stamp. `db` may be the
+ * transaction of the caller's unit of work.
  */
 export async function applyExpiry(
   deps: ExpiryDeps,

@@ -1,3 +1,4 @@
+import { requireUnit, transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
@@ -127,7 +128,7 @@ export class CustomerService {
       updated_at: now,
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async ({ db: trx }) => {
         await store.insertCustomer(trx, row);
         await recordAudit(trx, ctx, {
           action: 'customer.create',
@@ -154,8 +155,10 @@ export class CustomerService {
       updated_at: nowIso(),
     };
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async ({ db: trx }) => {
         await store.updateCustomer(trx, ctx.tenantId, id, patch);
+        // access_expires_at decides what the customer's tokens may see.
+        requireUnit(trx).accessChanged();
         await recordAudit(trx, ctx, {
           action: 'customer.update',
           target: { type: 'customer', id },
@@ -172,8 +175,9 @@ export class CustomerService {
   }
 
   async delete(ctx: Ctx, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx }) => {
       if (!(await store.deleteCustomer(trx, ctx.tenantId, id))) throw notFound('Customer');
+      requireUnit(trx).accessChanged();
       await recordAudit(trx, ctx, { action: 'customer.delete', target: { type: 'customer', id } });
     });
   }
@@ -181,9 +185,9 @@ export class CustomerService {
   async suspend(ctx: Ctx, id: string, reason: string | undefined): Promise<CustomerRow> {
     const row = await this.get(ctx, id);
     this.assertTransition(row, 'suspend');
-    return this.db
-      .transaction()
-      .execute((trx) => this.setStatus(ctx, row, 'SUSPENDED', reason ?? null, 'suspend', trx));
+    return transact(this.deps, ctx, ({ db: trx }) =>
+      this.setStatus(ctx, row, 'SUSPENDED', reason ?? null, 'suspend', trx),
+    );
   }
 
   async reactivate(ctx: Ctx, id: string): Promise<CustomerRow> {
@@ -192,7 +196,7 @@ export class CustomerService {
     if (isPast(row.access_expires_at)) {
       throw conflict('access_expires_at is in the past; set a future date before reactivating');
     }
-    return this.db.transaction().execute((trx) => this.activate(trx, ctx, row, 'reactivate'));
+    return transact(this.deps, ctx, ({ db: trx }) => this.activate(trx, ctx, row, 'reactivate'));
   }
 
   /**
@@ -275,7 +279,7 @@ export class CustomerService {
     const listed = input.versions ?? [];
     if (listed.length === 0 && row.status === 'FROZEN') {
       const kept = await this.frozenVersions(ctx, id);
-      return this.db.transaction().execute((trx) =>
+      return transact(this.deps, ctx, ({ db: trx }) =>
         this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, {
           all_visible: true,
           count: kept.length,
@@ -299,7 +303,7 @@ export class CustomerService {
           .map((v) => ({ package: v.name, version: v.version })),
       };
     }
-    return this.db.transaction().execute(async (trx) => {
+    return transact(this.deps, ctx, async ({ db: trx }) => {
       await trx
         .deleteFrom('frozen_versions')
         .where('tenant_id', '=', ctx.tenantId)
@@ -374,12 +378,14 @@ export class CustomerService {
     if (Number(result.numUpdatedRows) === 0) {
       throw conflict(CHANGED_MEANWHILE);
     }
-    await recordAudit(db, ctx, {
+    const tx = requireUnit(db);
+    await tx.audit({
       action: `customer.${operation}`,
       target: { type: 'customer', id: row.id },
       summary: { from: row.status, to: status, reason, ...details },
     });
-    this.deps.events.publish({
+    tx.accessChanged();
+    tx.publish({
       type: 'customer.activity',
       tenantId: ctx.tenantId,
       customerId: row.id,

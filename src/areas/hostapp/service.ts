@@ -310,8 +310,12 @@ export class HostAppService implements CredentialSource {
     try {
       const token = await this.api().installationToken(row.host_installation_id);
       return { username: 'x-access-token', password: token };
-    } catch {
+    } catch (err) {
       // GitHub refused or is down: let the next source (or an anonymous clone) try.
+      this.deps.log.warn(
+        { err, tenant: tenantId, installation: row.host_installation_id, repository: fullName },
+        'GitHub App installation token could not be minted',
+      );
       return null;
     }
   }

@@ -112,6 +112,13 @@ describe('monorepos', () => {
     expect(sync.json()).toMatchObject({ code: 'CONFLICT' });
     expect(sync.json().message).toMatch(/acme\/mono/);
     expect((await post('/api/v1/packages/acme/a/validate')).statusCode).toBe(409);
+    // The same rule whichever way a sync is asked for: POST /tasks refuses it too.
+    const queued = await post('/api/v1/tasks', {
+      type: 'package.sync',
+      payload: { package: 'acme/a' },
+    });
+    expect(queued.statusCode).toBe(409);
+    expect(queued.json().message).toBe(sync.json().message);
     expect((await get('/api/v1/packages/acme/a/monorepo')).statusCode).toBe(404);
 
     // The parent's next sync keeps the yank and changes nothing else.

@@ -31,8 +31,7 @@ export async function monorepoRoutes(app: App): Promise<void> {
     '/packages/:vendor/:name/monorepo/sync',
     { schema: { tags, params: PackageParams, response: { 202: TaskSchema, ...errors } } },
     async (req, reply) => {
-      const { pkg } = await monorepos.parent(req, packageName(req.params.vendor, req.params.name));
-      const task = await app.services.packages.requestSync(req, pkg.name);
+      const task = await monorepos.sync(req, packageName(req.params.vendor, req.params.name));
       return reply.code(202).send(presentTask(task));
     },
   );

@@ -3,10 +3,22 @@ import { notFound } from '../../errors.js';
 import * as packages from '../packages/store.js';
 import type { PackageRow } from '../packages/store.js';
 import type { MonorepoDto } from './schema.js';
+import type { TaskRow } from '../tasks/store.js';
 
 /** Reads monorepo parents and their child packages; the parent's sync creates the children. */
 export class MonorepoService {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    /** Queues a package's sync (PackageService.requestSync), which discovers the children. */
+    private readonly requestSync?: (ctx: Ctx, name: string) => Promise<TaskRow>,
+  ) {}
+
+  /** Queues the parent's sync; 404 when the package is not a monorepo. */
+  async sync(ctx: Ctx, name: string): Promise<TaskRow> {
+    const { pkg } = await this.parent(ctx, name);
+    if (!this.requestSync) throw new Error('MonorepoService built without requestSync');
+    return this.requestSync(ctx, pkg.name);
+  }
 
   /** The parent package and its folder globs, or 404 when the package is not a monorepo. */
   async parent(ctx: Ctx, name: string): Promise<{ pkg: PackageRow; paths: string[] }> {

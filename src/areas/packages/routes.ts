@@ -83,7 +83,6 @@ export async function packageRoutes(app: App): Promise<void> {
   app.post(
     '/packages/:vendor/:name/sync',
     {
-      config: { auth: { customerScopes: ['webhook', 'developer', 'admin'] } },
       schema: { tags, params: PackageParams, response: { 202: TaskSchema, ...errors } },
     },
     async (req, reply) => {

@@ -1,6 +1,7 @@
+import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
@@ -10,11 +11,12 @@ import type { EnqueueOptions, TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import { SYNC_TASK } from '../tasks/schema.js';
 import type { SyncService } from '../sync/service.js';
-import { monorepoParentOf } from '../sync/service.js';
+import { assertSyncableAlone } from './sync-rule.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
+import { GitError } from '../../infra/git/errors.js';
 import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
 
 /** Turns `vendor` and `name` path parts into a package name, or a 404 for malformed names. */
@@ -96,7 +98,7 @@ export class PackageService {
       updated_at: now,
     };
     try {
-      await this.deps.db.transaction().execute(async (trx) => {
+      await transact(this.deps, ctx, async ({ db: trx }) => {
         await trx.insertInto('packages').values(row).execute();
         if (monorepoPaths) {
           await trx
@@ -126,7 +128,8 @@ export class PackageService {
 
   async delete(ctx: Ctx, name: string): Promise<void> {
     const row = await this.get(ctx, name);
-    await this.deps.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      accessChanged();
       // A monorepo parent takes its child packages with it.
       const children = await trx
         .selectFrom('monorepo_children')
@@ -147,14 +150,9 @@ export class PackageService {
     });
   }
 
-  /** Refuses to sync or validate a monorepo child on its own: its parent's sync does that. */
-  private async assertNotMonorepoChild(row: PackageRow): Promise<void> {
-    const parentId = await monorepoParentOf(this.deps.db, row.id);
-    if (!parentId) return;
-    const parent = await store.findPackageById(this.deps.db, row.tenant_id, parentId);
-    throw conflict(
-      `${row.name} is a child of the monorepo ${parent?.name ?? parentId}: sync ${parent?.name ?? 'the parent'} instead`,
-    );
+  /** Refuses to sync or validate a monorepo child on its own (sync-rule.ts). */
+  private assertNotMonorepoChild(row: PackageRow): Promise<void> {
+    return assertSyncableAlone(this.deps.db, row);
   }
 
   /** Queues a sync, or returns the one already pending or running for this package. */
@@ -219,7 +217,8 @@ export class PackageService {
   ) {
     const found = await this.version(ctx, name, version);
     const updated = { ...found.version, [flag]: value ? 1 : 0, updated_at: nowIso() };
-    await this.deps.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      accessChanged();
       await trx
         .updateTable('versions')
         .set({ [flag]: value ? 1 : 0, updated_at: updated.updated_at })
@@ -256,7 +255,8 @@ export class PackageService {
         error: analysis.candidates.length > 0 ? null : 'No tag or branch can become a version',
       };
     } catch (err) {
-      if (err instanceof AppError) throw err;
+      // Only what git reports about the repository is an answer; anything else is our fault.
+      if (!(err instanceof GitError)) throw err;
       return {
         name: pkg.name,
         valid: false,

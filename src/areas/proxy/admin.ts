@@ -8,6 +8,7 @@ import { isPackageName } from './documents.js';
 import type { ProxyService } from './service.js';
 import * as store from './store.js';
 import { COUNTERS } from './store.js';
+import { transact } from '../../unit-of-work.js';
 import type { Counter } from './store.js';
 
 export interface ProxyStatusView {
@@ -126,7 +127,9 @@ export class ProxyAdmin {
       if (frozen.has(only)) throw conflict(`${only} is frozen: unfreeze it before purging it`);
     }
     const keys: string[] = [];
-    const result = await this.db.transaction().execute(async (trx) => {
+    const result = await transact(this.deps, ctx, async ({ db: trx, afterCommit }) => {
+      // What customers are served of public packages changes: caches forget after commit.
+      afterCommit(() => this.proxy.changed(ctx.tenantId));
       let docs = trx
         .selectFrom('proxy_documents')
         .select('name')
@@ -187,7 +190,8 @@ export class ProxyAdmin {
     );
     if (!kept || kept.status !== 'ok') await this.proxy.document(ctx.tenantId, name, 'tags');
     const frozenAt = new Date().toISOString();
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, afterCommit }) => {
+      afterCommit(() => this.proxy.changed(ctx.tenantId));
       await trx
         .insertInto('proxy_freezes')
         .values({ tenant_id: ctx.tenantId, name, frozen_at: frozenAt })
@@ -203,7 +207,8 @@ export class ProxyAdmin {
 
   async unfreeze(ctx: Ctx, rawName: string) {
     const name = await this.publicName(ctx, rawName, 'name');
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, afterCommit }) => {
+      afterCommit(() => this.proxy.changed(ctx.tenantId));
       await trx
         .deleteFrom('proxy_freezes')
         .where('tenant_id', '=', ctx.tenantId)

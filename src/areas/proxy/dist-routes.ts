@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { notFound } from '../../errors.js';
 import { requireFeature } from '../../editions.js';
-import { customerSecret } from '../composer-repository/credentials.js';
+import { customerCredentials } from '../composer-repository/credentials.js';
 import * as store from './store.js';
 
 const Params = Type.Object({
@@ -28,7 +28,7 @@ export async function distProxyRoutes(app: App): Promise<void> {
       const name = `${vendor}/${pkg}`.toLowerCase();
       const principal = await composer.authenticate(
         req.tenantId,
-        customerSecret(req.headers.authorization),
+        customerCredentials(req.headers.authorization),
       );
       if (!file.endsWith('.zip') || !(await composer.isPublicFor(principal, name))) {
         throw notFound(`Archive ${name}/${version}/${file}`);

@@ -74,9 +74,9 @@ export class ProxyService {
   }
 
   /** Makes every cached Composer answer of the tenant forget: the ONE place the proxy invalidates. */
-  private async changed(tenantId: string): Promise<void> {
+  async changed(tenantId: string): Promise<void> {
     for (const key of this.memo.keys()) if (key.startsWith(`${tenantId}\n`)) this.memo.delete(key);
-    await this.deps.generations.bump(tenantId);
+    await this.deps.generations.accessChanged(tenantId);
   }
 
   /** The public p2 document of `name`, as every customer of the tenant sees it. */

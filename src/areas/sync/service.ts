@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { Deps } from '../../context.js';
+import type { Ctx, Deps } from '../../context.js';
+import { transact } from '../../unit-of-work.js';
 import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
@@ -113,8 +114,8 @@ export class SyncService {
       .execute();
     const started = performance.now();
     try {
+      // Published once the versions committed (syncPackage's unit of work moved the stamp).
       const { result, children } = await this.syncPackage(pkg);
-      await this.deps.generations.bump(pkg.tenant_id);
       this.publish(pkg, 'ok', result, null, started);
       for (const child of children) {
         this.publish(child.pkg, 'ok', { ...child.result, skipped: [] }, null, started);
@@ -197,7 +198,10 @@ export class SyncService {
 
     const now = nowIso();
     const results = new Map<Target, ChildResult>();
-    await db.transaction().execute(async (trx) => {
+    const system: Ctx = { tenantId: pkg.tenant_id, actor: { kind: 'system', id: null } };
+    await transact(this.deps, system, async (tx) => {
+      const trx = tx.db;
+      tx.accessChanged();
       for (const t of targets) {
         if (t.isNew) {
           await trx.insertInto('packages').values(t.pkg).execute();

@@ -9,6 +9,7 @@ import { AppError } from '../../errors.js';
 import type { PackageRow } from '../packages/store.js';
 import { findPackageByName } from '../packages/store.js';
 import { PACKAGE_NAME_RE } from '../packages/schema.js';
+import { assertSyncableAlone } from '../packages/sync-rule.js';
 import { CLEANUP_TASK, SYNC_ALL_TASK, SYNC_TASK } from './schema.js';
 import type { CreateTaskInput, TaskStatus } from './schema.js';
 import * as store from './store.js';
@@ -142,6 +143,7 @@ export class TaskService {
       if (pkg.type === 'artifact') {
         throw invalid('payload.package', 'artifact packages have no repository to sync');
       }
+      await assertSyncableAlone(this.deps.db, pkg);
       return (await this.queuePackageSync(pkg, ctx)).row;
     }
     onlyFields(payload, []);

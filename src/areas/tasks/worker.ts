@@ -118,8 +118,18 @@ export class Worker {
         .set({ lease_expires_at: new Date(Date.now() + this.leaseMs).toISOString() })
         .where('id', '=', task.id)
         .where('locked_by', '=', this.id)
-        .execute()
-        .catch(() => undefined);
+        .executeTakeFirst()
+        .then((result) => {
+          if (Number(result.numUpdatedRows) === 0) {
+            this.deps.log.error(
+              { task: task.id, type: task.type },
+              'task lease lost to another worker',
+            );
+          }
+        })
+        .catch((err: unknown) => {
+          this.deps.log.error({ err, task: task.id, type: task.type }, 'task lease renewal failed');
+        });
     }, this.leaseMs / 3);
     try {
       const definition = this.definitions[task.type];

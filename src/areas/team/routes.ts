@@ -5,17 +5,15 @@ import { presentTeamToken } from './presenter.js';
 import { CreateTeamTokenBody, IssuedTeamTokenSchema, TeamTokenSchema } from './schema.js';
 
 const tags = ['team'];
-const config = { auth: { owner: true } };
 const errors = ErrorResponses;
 
-/** Team (CMA) tokens: every admin may list them; only owner-level admins create and revoke. */
+/** Team (CMA) tokens: every admin may list them; only owners create and revoke (auth/policy.ts). */
 export async function teamRoutes(app: App): Promise<void> {
   const team = app.services.team;
 
   app.post(
     '/team/tokens',
     {
-      config,
       schema: {
         tags,
         body: CreateTeamTokenBody,
@@ -48,7 +46,7 @@ export async function teamRoutes(app: App): Promise<void> {
 
   app.delete(
     '/team/tokens/:id',
-    { config, schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
+    { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
       await team.revoke(req, req.params.id);
       return reply.code(204).send(null);

@@ -7,6 +7,7 @@ import type { CreateTeamTokenInput } from './schema.js';
 import * as store from './store.js';
 import type { TeamTokenRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
+import { transact } from '../../unit-of-work.js';
 
 /**
  * CMA tokens (`cma_…`) for the team. Any admin level may list them (no secrets are listed); only
@@ -33,7 +34,7 @@ export class TeamService {
       created_at: nowIso(),
       last_used_at: null,
     };
-    await this.deps.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx }) => {
       await store.insertTeamToken(trx, row);
       await recordAudit(trx, ctx, {
         action: 'team_token.create',
@@ -45,7 +46,7 @@ export class TeamService {
   }
 
   async revoke(ctx: Ctx, id: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx }) => {
       if (!(await store.deleteTeamToken(trx, ctx.tenantId, id))) throw notFound('Team token');
       await recordAudit(trx, ctx, {
         action: 'team_token.revoke',

@@ -10,6 +10,7 @@ import type { CreateTokenInput, JwtInput } from './schema.js';
 import * as store from './store.js';
 import type { TokenRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
+import { transact } from '../../unit-of-work.js';
 
 /** A freshly stored token and its plain value, which exists only in this answer. */
 export interface IssuedToken {
@@ -76,7 +77,9 @@ export class TokenService {
       package_scopes: JSON.stringify(normalizeScopes(input.package_scopes ?? [])),
       expires_at: expiresAt,
     };
-    const issued = await this.db.transaction().execute(async (trx) => {
+    const issued = await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      // Which tokens exist, and what each may see, is what Composer answers depend on.
+      accessChanged();
       const created = await this.issue(ctx, customerId, settings, trx);
       await this.audit(trx, ctx, 'token.create', customerId, created.row.id, {
         name: settings.name,
@@ -92,7 +95,9 @@ export class TokenService {
 
   async revoke(ctx: Ctx, customerId: string, id: string): Promise<void> {
     await this.requireCustomer(ctx, customerId);
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      // Which tokens exist, and what each may see, is what Composer answers depend on.
+      accessChanged();
       if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
       await this.audit(trx, ctx, 'token.revoke', customerId, id);
     });
@@ -105,7 +110,9 @@ export class TokenService {
     if (old.expires_at && Date.parse(old.expires_at) <= Date.now()) {
       throw conflict('The token has expired; create a new token instead of rotating it');
     }
-    const issued = await this.db.transaction().execute(async (trx) => {
+    const issued = await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      // Which tokens exist, and what each may see, is what Composer answers depend on.
+      accessChanged();
       if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
       const created = await this.issue(ctx, customerId, old, trx);
       await this.audit(trx, ctx, 'token.rotate', customerId, id, { new_id: created.row.id });
@@ -120,12 +127,18 @@ export class TokenService {
   async regenerate(ctx: Ctx, customerId: string): Promise<IssuedToken> {
     await this.requireCustomer(ctx, customerId);
     const settings = { name: 'default', scope: 'admin', package_scopes: '[]', expires_at: null };
-    const { issued, revoked } = await this.db.transaction().execute(async (trx) => {
-      const revoked = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
-      const created = await this.issue(ctx, customerId, settings, trx);
-      await this.audit(trx, ctx, 'token.regenerate', customerId, created.row.id, { revoked });
-      return { revoked, issued: created };
-    });
+    const { issued, revoked } = await transact(
+      this.deps,
+      ctx,
+      async ({ db: trx, accessChanged }) => {
+        // Which tokens exist, and what each may see, is what Composer answers depend on.
+        accessChanged();
+        const revoked = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
+        const created = await this.issue(ctx, customerId, settings, trx);
+        await this.audit(trx, ctx, 'token.regenerate', customerId, created.row.id, { revoked });
+        return { revoked, issued: created };
+      },
+    );
     if (revoked > 0) this.publish(ctx, customerId, 'TOKEN_REVOKED');
     this.publish(ctx, customerId, 'TOKEN_CREATED');
     return issued;
@@ -134,7 +147,9 @@ export class TokenService {
   /** Legacy: revoke every token of the customer. */
   async revokeAll(ctx: Ctx, customerId: string): Promise<void> {
     await this.requireCustomer(ctx, customerId);
-    const revoked = await this.db.transaction().execute(async (trx) => {
+    const revoked = await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+      // Which tokens exist, and what each may see, is what Composer answers depend on.
+      accessChanged();
       const count = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
       await this.audit(trx, ctx, 'token.revoke_all', customerId, customerId, { revoked: count });
       return count;

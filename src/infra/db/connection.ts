@@ -15,6 +15,7 @@ import * as integrations from './migrations/2026-11-22-05-integrations.js';
 import * as paymentEventOrder from './migrations/2026-11-22-06-payment-event-order.js';
 import * as oneRunningTask from './migrations/2026-11-22-07-one-running-task-per-key.js';
 import * as packageRepositoryKey from './migrations/2026-11-22-08-package-repository-key.js';
+import * as accessStamp from './migrations/2026-11-23-01-access-stamp.js';
 import * as proxy from './migrations/2026-11-23-02-proxy.js';
 
 export type Db = Kysely<Database>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-06-payment-event-order': paymentEventOrder,
   '2026-11-22-07-one-running-task-per-key': oneRunningTask,
   '2026-11-22-08-package-repository-key': packageRepositoryKey,
+  '2026-11-23-01-access-stamp': accessStamp,
   '2026-11-23-02-proxy': proxy,
 };
 

@@ -1,4 +1,5 @@
 /** Tables of the registry itself: tenants, customers, tokens, packages, access, tasks, stats. */
+import type { Generated } from 'kysely';
 
 export interface TenantsTable {
   id: string;
@@ -181,6 +182,8 @@ export interface UsageCountersTable {
 export interface CacheGenerationsTable {
   tenant_id: string;
   generation: number;
+  /** The access-change stamp (ms, whole seconds) Last-Modified derives from. */
+  stamp_ms: Generated<number>;
 }
 
 export interface AuditLogTable {

@@ -1,0 +1,110 @@
+import type { Ctx, Deps } from './context.js';
+import type { Db } from './infra/db/connection.js';
+import type { DomainEvent } from './infra/events.js';
+import { recordAudit } from './areas/audit/record.js';
+import type { AuditEntry } from './areas/audit/record.js';
+
+/** What a unit of work needs: the database, and where its effects go after commit. */
+export type UnitOfWorkDeps = Pick<Deps, 'db' | 'events' | 'generations' | 'log'>;
+
+type Effect = () => Promise<void> | void;
+
+/**
+ * One mutation in progress: its transaction, and the effects declared inside it that run only
+ * once it has committed (in one place, `transact`). A rolled-back unit leaves no trace: its
+ * audit entries roll back with it, and its events and access-change stamp never happen.
+ */
+export interface Tx {
+  /** The transaction: every read and write of the mutation goes through it. */
+  readonly db: Db;
+  readonly ctx: Ctx;
+  /** Writes an audit entry in the transaction (it commits or rolls back with the rest). */
+  audit: (entry: AuditEntry) => Promise<void>;
+  /** Publishes the event after commit. */
+  publish: (event: DomainEvent) => void;
+  /**
+   * What a customer may see changed (grants, collections, status, tokens, versions…): after
+   * commit, the tenant's access-change stamp moves (caches forget, Last-Modified moves past
+   * every value served before). Once per unit, however often it is declared.
+   */
+  accessChanged: () => void;
+  /** Any other effect that must wait for the commit. */
+  afterCommit: (effect: Effect) => void;
+}
+
+interface Pending {
+  tx: Tx;
+  effects: Effect[];
+  accessChanged: boolean;
+}
+
+/** The units in progress, by their transaction handle (so code holding only `db` can join). */
+const open = new WeakMap<Db, Pending>();
+
+/** The unit of work `db` belongs to, when it is the transaction of one. */
+export function unitOf(db: Db): Tx | null {
+  return open.get(db)?.tx ?? null;
+}
+
+/** The unit of work `db` belongs to; code that writes through it must be inside one. */
+export function requireUnit(db: Db): Tx {
+  const tx = unitOf(db);
+  if (!tx) throw new Error('This write must run inside a unit of work (transact)');
+  return tx;
+}
+
+/**
+ * Runs `work` as one unit: in a transaction, with its declared effects run after commit. Called
+ * with `within` (a unit's transaction handle) it joins that unit instead: its effects wait for
+ * the outer commit. Effects that fail are logged with the tenant and do not undo the commit.
+ */
+export async function transact<T>(
+  deps: UnitOfWorkDeps,
+  ctx: Ctx,
+  work: (tx: Tx) => Promise<T>,
+  options: { within?: Db } = {},
+): Promise<T> {
+  const outer = options.within ? open.get(options.within) : undefined;
+  if (outer) return work(outer.tx);
+  if (options.within?.isTransaction) {
+    throw new Error('transact: joining a transaction that no unit of work opened');
+  }
+  let pending: Pending | undefined;
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const state: Pending = { effects: [], accessChanged: false, tx: null as unknown as Tx };
+    state.tx = {
+      db: trx,
+      ctx,
+      audit: (entry) => recordAudit(trx, ctx, entry),
+      publish: (event) => state.effects.push(() => deps.events.publish(event)),
+      accessChanged: () => {
+        state.accessChanged = true;
+      },
+      afterCommit: (effect) => state.effects.push(effect),
+    };
+    open.set(trx, state);
+    try {
+      const value = await work(state.tx);
+      pending = state;
+      return value;
+    } finally {
+      open.delete(trx);
+    }
+  });
+  if (pending) await runEffects(deps, ctx.tenantId, pending);
+  return result;
+}
+
+/** A committed unit's effects: the stamp first (caches forget before anyone hears), then in order. */
+async function runEffects(deps: UnitOfWorkDeps, tenantId: string, pending: Pending) {
+  const effects = pending.accessChanged
+    ? [() => deps.generations.accessChanged(tenantId), ...pending.effects]
+    : pending.effects;
+  for (const effect of effects) {
+    try {
+      await effect();
+    } catch (err) {
+      deps.log.error({ err, tenant: tenantId }, 'effect after commit failed');
+    }
+  }
+}
