@@ -7,6 +7,10 @@ import type { Scheduler } from './scheduler.js';
 import type { TaskService } from './service.js';
 import { claimNextTask } from './store.js';
 import type { TaskRow } from './store.js';
+import { removeStaleTempDirs } from '../../infra/git/stale-temp.js';
+
+/** Temp folders untouched this long belong to no running sync (syncs write as they go). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /** Runs one task; its return value is stored as the task's result. */
 export type TaskHandler = (task: TaskRow, payload: Record<string, unknown>) => Promise<unknown>;
@@ -63,9 +67,23 @@ export class Worker {
     return this.definitions[type]?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   }
 
+  /** A sync killed mid-way cannot clean its temp folders; the next worker start does. */
+  private removeCrashedSyncLeftovers(): void {
+    removeStaleTempDirs({ dataDir: this.deps.config.dataDir, olderThanMs: STALE_TEMP_MS })
+      .then((removed) => {
+        if (removed.length > 0) {
+          this.deps.log.info({ removed }, 'worker: removed temp folders left by crashed syncs');
+        }
+      })
+      .catch((err: unknown) =>
+        this.deps.log.warn({ err }, 'worker: could not remove stale temp folders'),
+      );
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.removeCrashedSyncLeftovers();
     this.tasks.queued.on('task', this.onQueued);
     this.loop = this.run();
     this.options.scheduler?.start();
