@@ -260,8 +260,13 @@ describe.skipIf(TEST_DATABASE !== 'postgres')('two web nodes and a worker as one
       );
       // Every tag once, and the branch `main` (dev-main, in the ~dev document).
       expect(versions.rows[0]).toEqual({ n: BIG_TAGS + 1, d: BIG_TAGS + 1 });
+      // Each web node drops its cached answer within 2 s of the worker's commit (decisions.md 1).
       for (const node of [webA, webB]) {
-        expect((await p2(node, 'bench/big', reader.token)).versions).toHaveLength(BIG_TAGS);
+        await waitFor(
+          async () => (await p2(node, 'bench/big', reader.token)).versions.length,
+          (n) => n === BIG_TAGS,
+          { timeoutMs: 2_000, intervalMs: 50 },
+        );
       }
       expect([...counts].every((n) => n === 0 || n === BIG_TAGS)).toBe(true);
     } finally {
