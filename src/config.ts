@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
-import { flag } from './config-values.js';
+import { baseOf, flag, integer, isoDate, port16, url } from './config-values.js';
 import type { Env } from './config-values.js';
 import { storageSettings } from './config-storage.js';
 import type { StorageSettings } from './config-storage.js';
@@ -135,55 +135,6 @@ export interface GitHubAppSettings {
   privateKey: string | null;
   /** The app's URL name, for the install link (GITHUB_APP_SLUG). */
   slug: string | null;
-}
-
-function integer(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) {
-    throw new ConfigError(`${name} must be a whole number >= ${min}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.join(' or ')}, got "${raw}"`);
-  }
-  return raw;
-}
-
-function isoDate(env: Env, name: string): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  const shape = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-  const time = Date.parse(raw);
-  // A date-only value must name a real day (Date.parse rolls 2027-02-31 over into March).
-  const rolledOver = (): boolean =>
-    raw.length === 10 && new Date(time).toISOString().slice(0, 10) !== raw;
-  if (!shape.test(raw) || Number.isNaN(time) || rolledOver()) {
-    throw new ConfigError(`${name} must be an ISO 8601 date such as 2027-01-31, got "${raw}"`);
-  }
-  return new Date(time).toISOString();
-}
-
-function port16(env: Env, name: string): number {
-  const value = integer(env, name, 0);
-  if (value > 65535) throw new ConfigError(`${name} must be at most 65535, got ${value}`);
-  return value;
-}
-
-/** An http(s) base URL without its trailing slash. */
-function baseOf(env: Env, name: string, fallback: string): string {
-  return (url(env, name, ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
 }
 
 function encryptionKey(env: Env): string | null {
