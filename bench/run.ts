@@ -8,7 +8,6 @@
  * Settings (environment): BENCH_SECONDS (10) per measured run, BENCH_ROUNDS (2) interleaved
  * rounds per catalogue, BENCH_CONNECTIONS (50), BENCH_CPU_PROF=1 to profile the servers.
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,92 +17,20 @@ import { CATALOGUE_TAGS, seedCatalogue } from './catalogue.js';
 import type { Catalogue } from './catalogue.js';
 import { startReference } from './reference-server.js';
 import type { ReferenceKind } from './reference-server.js';
-import { createTaggedRepo } from './git-tags.js';
 import { meanOf, measure } from './load.js';
 import type { LoadOptions, LoadResult } from './load.js';
 import { AdminApi, basicAuth, startPackyard } from './packyard.js';
 import type { ChildServer } from './processes.js';
 import { busiestProfile, formatProfile } from './profile.js';
-import { fmt, heading, item, table, verdict } from './report.js';
-import { PROXY_TARGETS, benchProxy } from './proxy.js';
-import type { ProxyBench } from './proxy.js';
+import { fmt, heading, item } from './report.js';
+import { loadLine, printMachine, readSettings } from './settings.js';
+import type { Settings } from './settings.js';
+import { summary } from './summary.js';
+import { benchSync } from './sync.js';
+import { benchProxy } from './proxy.js';
+import { benchAdvisories } from './advisories.js';
 import { YARDSTICK_CONNECTIONS, benchYardstick } from './yardstick-run.js';
-import type { Yardstick } from './yardstick-run.js';
-
-const TARGETS = {
-  /** (a) our p2 requests/second over the floor's. */
-  floorRatio: 0.6,
-  /** (b) largest relative difference between the small and the large catalogue. */
-  catalogueDrift: 0.15,
-  /** (c) seconds from adding the package to a finished sync. */
-  syncSeconds: 5,
-  /** (d) resident memory after the large-catalogue load. */
-  rssBytes: 300 * 1024 * 1024,
-  /** (e) Packyard at WEB_CONCURRENCY over nginx serving the same bytes (issue 15). */
-  nginxRatio: 0.9,
-  p99Ms: 10,
-  processRssBytes: 400 * 1024 * 1024,
-};
-
-interface Settings {
-  seconds: number;
-  warmupSeconds: number;
-  rounds: number;
-  connections: number;
-  grants: number;
-  constraint: string;
-  smallCatalogue: number;
-  largeCatalogue: number;
-  tags: number;
-  /** Run the servers under --cpu-prof and summarize the profiles. */
-  profile: boolean;
-}
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be > 0, got "${raw}"`);
-  return value;
-}
-
-function readSettings(): Settings {
-  const seconds = positiveNumber('BENCH_SECONDS', 10);
-  return {
-    seconds,
-    warmupSeconds: Math.min(2, seconds),
-    rounds: Math.round(positiveNumber('BENCH_ROUNDS', 2)),
-    connections: Math.round(positiveNumber('BENCH_CONNECTIONS', 50)),
-    grants: 50,
-    constraint: '^1.0',
-    smallCatalogue: 100,
-    largeCatalogue: Math.round(positiveNumber('BENCH_LARGE_CATALOGUE', 10_000)),
-    tags: 1000,
-    profile: ['1', 'on', 'true', 'yes'].includes((process.env.BENCH_CPU_PROF ?? '').toLowerCase()),
-  };
-}
-
-function printMachine(s: Settings): void {
-  const cpus = os.cpus();
-  heading('Machine');
-  item('cpus', `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown'}`);
-  item('memory', fmt.mb(os.totalmem()));
-  item('os', `${os.type()} ${os.release()} ${os.arch()}`);
-  item('node', process.version);
-  item('git', execFileSync('git', ['--version'], { encoding: 'utf8' }).trim());
-  item(
-    'load generator',
-    `autocannon in this process, ${s.connections} connections, ` +
-      `${s.seconds} s per run after ${s.warmupSeconds} s warm-up`,
-  );
-}
-
-function loadLine(r: LoadResult): string {
-  return (
-    `${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)} ` +
-    `(${fmt.int(r.requests)} requests, client CPU ${Math.round(r.clientCpu * 100)}%)`
-  );
-}
+import { ensureYardstickTools } from './yardstick.js';
 
 /** Fetches every p2 document once: the floor serves these bytes; also checks the filtering. */
 async function captureBodies(
@@ -198,194 +125,15 @@ async function benchReference(
   }
 }
 
-interface SyncRun {
-  /** Seconds of each round, and their mean. */
-  rounds: number[];
-  seconds: number;
-  versions: number;
-  fromTags: number;
-  /** How long the profiled (first) server ran before the sync started. */
-  profileSkipMs: number;
-}
-
-/**
- * Adds a package whose repository has `s.tags` tags and times it until its sync is ok, once per
- * round, each time on a fresh server and DATA_DIR.
- */
-async function benchSync(
-  s: Settings,
-  work: string,
-  adminToken: string,
-  profileDir: string | null,
-): Promise<SyncRun> {
-  const name = 'bench/many-tags';
-  const repo = createTaggedRepo(name, s.tags);
-  const rounds: number[] = [];
-  let versions = 0;
-  let fromTags = 0;
-  let profileSkipMs = 0;
-  try {
-    item(
-      'repository (git fast-import)',
-      `${fmt.int(repo.tags)} tags built in ${fmt.s(repo.seconds)}`,
-    );
-    for (let round = 1; round <= s.rounds; round++) {
-      const dataDir = path.join(work, `sync-${round}`);
-      const cpuProfDir = round === 1 ? profileDir : null;
-      const server = await startPackyard({ dataDir, adminToken, cpuProfDir });
-      try {
-        const api = new AdminApi(server.url, adminToken);
-        const started = performance.now();
-        if (round === 1) profileSkipMs = started - server.startedAt;
-        await api.addPackage(name, repo.url);
-        const pkg = await api.waitForSync(name);
-        const seconds = (performance.now() - started) / 1000;
-        if (pkg.sync_status !== 'ok') {
-          throw new Error(`Sync of ${name} ended ${pkg.sync_status}: ${pkg.sync_error ?? ''}`);
-        }
-        const isDev = (v: string) => v.startsWith('dev-') || v.endsWith('-dev');
-        fromTags = pkg.versions.filter((v) => !isDev(v.version)).length;
-        versions = pkg.versions.length;
-        rounds.push(seconds);
-        item(
-          `round ${round}: POST /api/v1/packages -> ok`,
-          `${fmt.s(seconds)}, ${fmt.int(versions)} versions created ` +
-            `(${fmt.int(fromTags)} from tags, ${fmt.int(versions - fromTags)} from branches)`,
-        );
-      } finally {
-        await server.stop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
-  } finally {
-    repo.remove();
-  }
-  const seconds = rounds.reduce((a, b) => a + b, 0) / rounds.length;
-  item(`mean of ${rounds.length} rounds`, fmt.s(seconds));
-  return { rounds, seconds, versions, fromTags, profileSkipMs };
-}
-
 function printProfile(dir: string, label: string, skipMs: number): void {
   heading(`CPU profile of the server: ${label}`);
   const summary = busiestProfile(dir, skipMs);
   console.log(summary ? formatProfile(summary) : '  (no profile was written)');
 }
 
-function summary(
-  s: Settings,
-  results: {
-    small: LoadResult;
-    large: LoadResult;
-    floor: LoadResult;
-    fastify: LoadResult;
-    sync: SyncRun;
-    rss: number | null;
-    proxy: ProxyBench;
-    yardstick: Yardstick;
-  },
-): void {
-  const { small, large, floor, fastify, sync, rss, proxy, yardstick: ys } = results;
-  const cachedRatio = proxy.publicLoad.rps / proxy.privateLoad.rps;
-  const coldRatio = proxy.proxied / proxy.direct;
-  const nginxRatio = ys.packyard.rps / ys.nginx.rps;
-  const ratio = small.rps / floor.rps;
-  const drift = (large.rps - small.rps) / small.rps;
-  const pkgs = (n: number) => `${fmt.int(n)} pkgs`;
-  heading('Summary');
-  console.log(
-    table(
-      ['measure', 'value', 'target', 'result'],
-      [
-        [`(a) p2 req/s, ${pkgs(s.smallCatalogue)}`, fmt.int(small.rps), '', ''],
-        ['(a) p2 p99 latency', fmt.ms(small.p99), '', ''],
-        ['(a) floor req/s (node:http, same bytes)', fmt.int(floor.rps), '', ''],
-        ['(a) floor p99 latency', fmt.ms(floor.p99), '', ''],
-        [
-          '(a) ratio p2 / floor',
-          fmt.ratio(ratio),
-          `>= ${TARGETS.floorRatio}`,
-          verdict(ratio >= TARGETS.floorRatio),
-        ],
-        [
-          '(a) for reference: Fastify route alone / floor',
-          fmt.ratio(fastify.rps / floor.rps),
-          '',
-          '',
-        ],
-        [`(b) p2 req/s, ${pkgs(s.largeCatalogue)}`, fmt.int(large.rps), '', ''],
-        ['(b) p2 p99 latency', fmt.ms(large.p99), '', ''],
-        [
-          `(b) req/s ${pkgs(s.largeCatalogue)} vs ${pkgs(s.smallCatalogue)}`,
-          fmt.pct(drift),
-          `within ${TARGETS.catalogueDrift * 100}%`,
-          verdict(Math.abs(drift) <= TARGETS.catalogueDrift),
-        ],
-        [
-          `(c) sync of ${fmt.int(s.tags)} tags (mean)`,
-          fmt.s(sync.seconds),
-          `< ${TARGETS.syncSeconds} s`,
-          verdict(sync.seconds < TARGETS.syncSeconds),
-        ],
-        [
-          '(c) versions created',
-          `${fmt.int(sync.versions)} (${fmt.int(sync.fromTags)} from tags)`,
-          `${fmt.int(s.tags)} from tags`,
-          verdict(sync.fromTags === s.tags),
-        ],
-        [
-          `(d) server VmRSS after (b)`,
-          rss === null ? 'n/a' : fmt.mb(rss),
-          `< ${fmt.mb(TARGETS.rssBytes)}`,
-          verdict(rss === null ? null : rss < TARGETS.rssBytes),
-        ],
-        ['(e) private p2 req/s (same server)', fmt.int(proxy.privateLoad.rps), '', ''],
-        ['(e) proxied p2 req/s, from the cache', fmt.int(proxy.publicLoad.rps), '', ''],
-        [
-          '(e) ratio proxied / private',
-          fmt.ratio(cachedRatio),
-          `>= ${PROXY_TARGETS.cachedRatio}`,
-          verdict(cachedRatio >= PROXY_TARGETS.cachedRatio),
-        ],
-        ['(f) cold composer update, direct to upstream', fmt.s(proxy.direct), '', ''],
-        ['(f) cold composer update, through Packyard', fmt.s(proxy.proxied), '', ''],
-        [
-          '(f) ratio through Packyard / direct',
-          fmt.ratio(coldRatio),
-          `<= ${PROXY_TARGETS.coldUpdateRatio}`,
-          verdict(coldRatio <= PROXY_TARGETS.coldUpdateRatio),
-        ],
-        ['(g) nginx req/s (wrk, static, Basic auth)', fmt.int(ys.nginx.rps), '', ''],
-        ['(g) nginx p99 latency', fmt.ms(ys.nginx.p99), '', ''],
-        ['(g) floor req/s (wrk, node:http, 1 process)', fmt.int(ys.floor.rps), '', ''],
-        [`(g) Packyard req/s, WEB_CONCURRENCY=${ys.processes}`, fmt.int(ys.packyard.rps), '', ''],
-        [
-          '(g) ratio Packyard / nginx',
-          fmt.ratio(nginxRatio),
-          `>= ${TARGETS.nginxRatio}`,
-          verdict(nginxRatio >= TARGETS.nginxRatio),
-        ],
-        [
-          '(g) Packyard p99 latency',
-          fmt.ms(ys.packyard.p99),
-          `< ${TARGETS.p99Ms} ms`,
-          verdict(ys.packyard.p99 < TARGETS.p99Ms),
-        ],
-        [
-          '(g) largest Packyard process VmRSS',
-          fmt.mb(ys.rss.largest),
-          `< ${fmt.mb(TARGETS.processRssBytes)}`,
-          verdict(ys.rss.largest < TARGETS.processRssBytes),
-        ],
-      ],
-    ),
-  );
-  if (ratio < TARGETS.floorRatio && !s.profile) {
-    console.log('\nThe p2 ratio is below target: `BENCH_CPU_PROF=1 npm run bench` profiles it.');
-  }
-}
-
 async function main(): Promise<void> {
   const s = readSettings();
+  ensureYardstickTools();
   const started = performance.now();
   printMachine(s);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-bench-'));
@@ -459,6 +207,8 @@ async function main(): Promise<void> {
     const sync = await benchSync(s, work, adminToken, profileDir('sync'));
 
     const proxy = await benchProxy(s, work, adminToken);
+
+    await benchAdvisories();
 
     heading('(d) server memory (VmRSS from /proc/<pid>/status after the load)');
     [small, large].forEach((run, i) => {

@@ -14,6 +14,30 @@ import { freePort, sleep } from './processes.js';
 export const NGINX = '/usr/sbin/nginx';
 export const WRK = '/usr/bin/wrk';
 
+/**
+ * nginx and wrk, installed from Debian when missing (as root with apt-get, as `npm test` does for
+ * PHP); otherwise one line saying what to install.
+ */
+export function ensureYardstickTools(): void {
+  const missing = [
+    ['nginx', NGINX],
+    ['wrk', WRK],
+  ].filter(([, bin]) => !fs.existsSync(bin!));
+  if (missing.length === 0) return;
+  const names = missing.map(([name]) => name!);
+  if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
+    throw new Error(
+      `The bench needs ${names.join(' and ')}: sudo apt-get install ${names.join(' ')}`,
+    );
+  }
+  console.log(`Installing ${names.join(' and ')} for the yardstick`);
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...names], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
 export interface WrkResult {
   rps: number;
   p50: number;

@@ -42,6 +42,8 @@ import { sessionRoutes } from './areas/admin-ui/session-routes.js';
 import { versionPreviewRoutes } from './areas/packages/preview-routes.js';
 import { distProxyRoutes } from './areas/proxy/dist-routes.js';
 import { proxyRoutes } from './areas/proxy/routes.js';
+import { advisoryRoutes, vulnerabilityRoutes } from './areas/advisories/routes.js';
+import { composerAdvisoryRoutes } from './areas/advisories/composer-routes.js';
 
 export interface BuildAppOptions {
   services: Services;
@@ -117,7 +119,12 @@ export async function buildApp({
     return done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type'), undefined);
   });
   app.addHook('preValidation', async (request) => assertCleanInput(request));
-  limitAuthFailures(app, config.authFailureLimit, config.authFailureWindowMs);
+  limitAuthFailures(app, {
+    limit: config.authFailureLimit,
+    windowMs: config.authFailureWindowMs,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
+  });
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -148,6 +155,7 @@ export async function buildApp({
     await limits.apply(composer, 'composer');
     await composer.register(composerRoutes);
     await composer.register(distProxyRoutes);
+    await composer.register(composerAdvisoryRoutes);
   });
   // Operations endpoints: outside /api/v1, so no admin token (METRICS_TOKEN guards /metrics).
   // GraphQL in its own context: its error formatter and hooks stay off the REST routes.
@@ -193,6 +201,8 @@ export async function buildApp({
       await api.register(versionPreviewRoutes);
       await api.register(sessionRoutes);
       await api.register(proxyRoutes);
+      await api.register(advisoryRoutes);
+      await api.register(vulnerabilityRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -5,6 +5,7 @@ import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
 import type { Logger } from './infra/logger.js';
+import { relayClusterCounters } from './infra/cluster-counter.js';
 
 /** What the primary prepared before forking, for the start-up banner. */
 export interface Prepared {
@@ -37,6 +38,7 @@ export async function runPrimary(
     await handle.db.destroy();
   }
 
+  relayClusterCounters();
   const wanted = config.webConcurrency;
   let stopping = false;
   let started = 0;
@@ -54,6 +56,12 @@ export async function runPrimary(
       log.error({ pid: worker.process.pid, code, signal }, 'serve process died; starting another');
       cluster.fork();
     });
+    // A process's channel can fail while it dies; that is reported by 'exit', not fatal here.
+    cluster.on('fork', (worker: Worker) =>
+      worker.on('error', (err) =>
+        log.warn({ err, pid: worker.process.pid }, 'serve process channel'),
+      ),
+    );
     for (let i = 0; i < wanted; i++) cluster.fork();
   });
   onReady(prepared);

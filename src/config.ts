@@ -10,6 +10,8 @@ import type { StorageSettings } from './config-storage.js';
 export { ConfigError, storageSettings };
 export type { StorageSettings };
 import { proxySettings } from './config-proxy.js';
+import { advisorySettings } from './config-advisories.js';
+import type { AdvisorySettings } from './config-advisories.js';
 import type { ProxySettings } from './config-proxy.js';
 import { securitySettings } from './config-security.js';
 import type { SecuritySettings } from './config-security.js';
@@ -104,6 +106,8 @@ export interface Config extends SecuritySettings {
   githubApp: GitHubAppSettings;
   /** The proxy of a public Composer repository (src/config-proxy.ts). */
   proxy: ProxySettings;
+  /** Security-advisory import (src/config-advisories.ts). */
+  advisories: AdvisorySettings;
 }
 
 export interface WebhookSecrets {
@@ -251,5 +255,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       slug: env.GITHUB_APP_SLUG || null,
     },
     proxy: proxySettings(env, { integer, baseOf, fail: (m) => new ConfigError(m) }),
+    advisories: advisorySettings(env, { integer }),
   });
 }

@@ -56,7 +56,7 @@ describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => 
     expect(res.statusCode).toBe(200);
     if (gated) {
       expect(res.json()['security-advisories']).toEqual({
-        metadata: false,
+        metadata: true,
         'api-url': 'http://packyard.test/api/security-advisories/',
       });
     } else {
@@ -73,7 +73,8 @@ describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => 
     });
     if (gated) {
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ advisories: { 'acme/lib': [] } });
+      // A name with nothing to report is left out (decisions.md 11).
+      expect(res.json()).toEqual({ advisories: {} });
     } else {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ code: 'FEATURE_NOT_AVAILABLE' });
@@ -91,6 +92,9 @@ describe.each(EDITIONS)('edition-limited groups on the %s edition', (edition) =>
   const groups: [string, string, Feature][] = [
     ['GET', '/api/v1/vulnerabilities', 'vulnerabilities'],
     ['POST', '/api/v1/vulnerabilities/scan', 'vulnerabilities'],
+    ['GET', '/api/v1/vulnerabilities/some-id', 'vulnerabilities'],
+    ['GET', '/api/v1/advisories', 'security_advisories'],
+    ['POST', '/api/v1/advisories', 'security_advisories'],
     ['GET', '/api/v1/proxy/status', 'proxy'],
     ['POST', '/api/v1/proxy/freeze/acme/lib', 'proxy'],
     ['GET', '/api/v1/tenants', 'tenants'],

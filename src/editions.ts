@@ -64,6 +64,7 @@ const LABEL: Record<Feature, string> = {
 const FEATURE_PATHS: readonly (readonly [string, Feature])[] = [
   ['/api/v1/tenants', 'tenants'],
   ['/api/v1/vulnerabilities', 'vulnerabilities'],
+  ['/api/v1/advisories', 'security_advisories'],
   ['/api/v1/proxy', 'proxy'],
   ['/dist-proxy', 'proxy'],
   ['/api/security-advisories', 'security_advisories'],

@@ -6,6 +6,7 @@ import { SyncService } from './areas/sync/service.js';
 import { ArtifactService } from './areas/artifacts/service.js';
 import { TaskService } from './areas/tasks/service.js';
 import { Worker } from './areas/tasks/worker.js';
+import type { TaskRun } from './areas/tasks/worker.js';
 import { Scheduler } from './areas/tasks/scheduler.js';
 import { CLEANUP_TASK, SYNC_ALL_TASK, SYNC_TASK } from './areas/tasks/schema.js';
 import { ComposerService } from './areas/composer-repository/service.js';
@@ -25,6 +26,12 @@ import { BillingService } from './areas/billing/service.js';
 import { ProxyService } from './areas/proxy/service.js';
 import { ProxyAdmin } from './areas/proxy/admin.js';
 import { guardServices } from './areas/auth/policy.js';
+import { ADVISORIES_IMPORT_TASK, AdvisoryService } from './areas/advisories/service.js';
+import { VulnerabilityScanner } from './areas/advisories/scanner.js';
+import { VulnerabilityService } from './areas/advisories/vulnerabilities.js';
+import { AdvisoryFeed } from './areas/advisories/feed.js';
+import { configuredSources } from './areas/advisories/configured-sources.js';
+import { hasFeature } from './editions.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
 export interface Services {
@@ -50,6 +57,9 @@ export interface Services {
   collections: CollectionService;
   proxy: ProxyService;
   proxyAdmin: ProxyAdmin;
+  advisories: AdvisoryService;
+  vulnerabilities: VulnerabilityService;
+  advisoryFeed: AdvisoryFeed;
 }
 
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
@@ -62,38 +72,68 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   credentials.register(oauth.credentials);
   const sync = new SyncService(deps, credentials);
   const audit = new AuditService(deps);
+  const proxy = new ProxyService(deps);
+  const scanner = new VulnerabilityScanner(deps, proxy);
+  const advisories = new AdvisoryService(deps, tasks, scanner, () => configuredSources(deps));
   // Each task type's handler and its attempt limit (failed attempts below it are retried).
   const handlers = {
     [SYNC_TASK]: {
       maxAttempts: 3,
-      run: async (task: { tenant_id: string }, payload: Record<string, unknown>) =>
-        sync.sync(task.tenant_id, String(payload.package_id)),
+      run: async (
+        task: { tenant_id: string },
+        payload: Record<string, unknown>,
+        { signal }: TaskRun,
+      ) => sync.sync(task.tenant_id, String(payload.package_id), { signal }),
     },
     [SYNC_ALL_TASK]: {
       maxAttempts: 3,
-      run: async (task: { tenant_id: string }) => tasks.syncAll(task.tenant_id),
+      run: async (task: { tenant_id: string }, _payload: unknown, { signal }: TaskRun) =>
+        tasks.syncAll(task.tenant_id, signal),
     },
     [HOSTAPP_SYNC_TASK]: {
       maxAttempts: 3,
-      run: async (task: { tenant_id: string }, payload: Record<string, unknown>) =>
-        hostApp.runSync(task.tenant_id, String(payload.installation_id), payload.requested_by),
+      run: async (
+        task: { tenant_id: string },
+        payload: Record<string, unknown>,
+        { signal }: TaskRun,
+      ) =>
+        hostApp.runSync(
+          task.tenant_id,
+          String(payload.installation_id),
+          payload.requested_by,
+          signal,
+        ),
+    },
+    [ADVISORIES_IMPORT_TASK]: {
+      maxAttempts: 1,
+      run: async (task: { tenant_id: string }) => advisories.runImport(task.tenant_id),
     },
     [CLEANUP_TASK]: {
       maxAttempts: 3,
-      run: async (task: { tenant_id: string }) => ({
-        ...(await tasks.cleanup(task.tenant_id)),
+      run: async (task: { tenant_id: string }, _payload: unknown, { signal }: TaskRun) => ({
+        ...(await tasks.cleanup(task.tenant_id, signal)),
         old_audit_entries: await audit.applyRetention(task.tenant_id),
       }),
     },
   };
   const scheduler = new Scheduler(deps, tasks, {
     syncIntervalMinutes: deps.config.syncIntervalMinutes,
+    // Without a configured source there is nothing to import on a schedule.
+    advisoryIntervalMinutes:
+      hasFeature(deps.config.edition, 'vulnerabilities') && hasAdvisorySource(deps)
+        ? deps.config.advisories.syncIntervalMinutes
+        : 0,
   });
   const auth = new AuthService(deps, rootTokenDigest);
   const composer = new ComposerService(deps, auth);
   const customers = new CustomerService(deps);
-  const proxy = new ProxyService(deps);
   composer.publicPackages = proxy;
+  const advisoryFeed = new AdvisoryFeed(deps, proxy);
+  if (hasFeature(deps.config.edition, 'security_advisories')) {
+    // Each p2 document carries its package's advisories (decisions.md 11).
+    composer.advisories = advisoryFeed;
+    proxy.advisories = advisoryFeed;
+  }
   const services: Services = {
     deps,
     auth,
@@ -120,7 +160,11 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     billing: new BillingService(deps, customers),
     proxy,
     proxyAdmin: new ProxyAdmin(deps, proxy),
+    advisories,
+    vulnerabilities: new VulnerabilityService(deps, scanner),
+    advisoryFeed,
   };
+  if (hasFeature(deps.config.edition, 'vulnerabilities')) watchHeldVersions(deps, scanner, proxy);
   services.webhooks.useAdapters(
     createWebhookAdapters({
       db: deps.db,
@@ -131,4 +175,27 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   );
   // Adapters act for signed webhooks and call the services directly; transports get guarded ones.
   return guardServices(services, deps.config.edition);
+}
+
+/**
+ * Matches advisories against held versions as they change (decisions.md 11): after each sync
+ * and upload (`package.synced`) and each proxy fetch that changed the kept metadata. Matching is
+ * idempotent, so a node that hears an event another node handled too does no harm.
+ */
+function watchHeldVersions(deps: Deps, scanner: VulnerabilityScanner, proxy: ProxyService) {
+  const match = (tenantId: string, name: string) => {
+    scanner
+      .match(tenantId, [name])
+      .catch((err: unknown) => deps.log.error({ err, tenant: tenantId }, 'advisory match failed'));
+  };
+  deps.events.subscribe((event) => {
+    if (event.type === 'package.synced' && event.status === 'ok')
+      match(event.tenantId, event.package);
+  });
+  proxy.onKept = match;
+}
+
+function hasAdvisorySource(deps: Deps): boolean {
+  const { friendsOfPhpUrl, osvUrl, githubToken } = deps.config.advisories;
+  return Boolean(friendsOfPhpUrl ?? osvUrl ?? githubToken);
 }

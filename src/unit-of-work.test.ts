@@ -5,6 +5,7 @@ import { adminApi, createCustomer, insertPackageRow } from '../test/factories.js
 import type { Ctx } from './context.js';
 import type { DomainEvent } from './infra/events.js';
 import { transact } from './unit-of-work.js';
+import { CacheGeneration } from './infra/cache-generation.js';
 
 let t: TestApp;
 const events: DomainEvent[] = [];
@@ -77,6 +78,26 @@ describe('unit of work', () => {
     expect(await audits('test.committed')).toHaveLength(1);
     expect(deps.generations.current('default')).toBe(generation + 1);
     expect(await deps.generations.stampMs('default')).toBeGreaterThan(stamp);
+  });
+
+  it('moves the stamp with the commit, so a process that dies before its effects leaves no stale node', async () => {
+    const { deps } = t.runtime.services;
+    const otherNode = new CacheGeneration(deps.db, 60_000);
+    await otherNode.poll();
+    const before = otherNode.current('default');
+    const announce = deps.generations.announce.bind(deps.generations);
+    // This process "dies" right after the commit: nothing after it runs.
+    deps.generations.announce = () => undefined;
+    try {
+      await transact(deps, ctx, async (tx) => {
+        tx.accessChanged();
+        await Promise.resolve();
+      });
+    } finally {
+      deps.generations.announce = announce;
+    }
+    await otherNode.poll();
+    expect(otherNode.current('default')).toBe(before + 1);
   });
 
   it('joins the unit it is called within: effects wait for the outer commit', async () => {

@@ -23,9 +23,9 @@ export interface Tx {
   /** Publishes the event after commit. */
   publish: (event: DomainEvent) => void;
   /**
-   * What a customer may see changed (grants, collections, status, tokens, versions…): after
-   * commit, the tenant's access-change stamp moves (caches forget, Last-Modified moves past
-   * every value served before). Once per unit, however often it is declared.
+   * What a customer may see changed (grants, collections, status, tokens, versions…): the
+   * tenant's access-change stamp moves with the commit (Last-Modified moves past every value
+   * served before) and caches forget right after it. Once per unit, however often it is declared.
    */
   accessChanged: () => void;
   /** Any other effect that must wait for the commit. */
@@ -36,6 +36,8 @@ interface Pending {
   tx: Tx;
   effects: Effect[];
   accessChanged: boolean;
+  /** The tenant's generation after the unit's stamp move (in its transaction), to announce. */
+  generation?: number | null;
 }
 
 /** The units in progress, by their transaction handle (so code holding only `db` can join). */
@@ -85,6 +87,10 @@ export async function transact<T>(
     open.set(trx, state);
     try {
       const value = await work(state.tx);
+      // Last, so the tenant's generation row is locked only for the commit itself.
+      if (state.accessChanged) {
+        state.generation = await deps.generations.moveStamp(trx, ctx.tenantId);
+      }
       pending = state;
       return value;
     } finally {
@@ -95,10 +101,13 @@ export async function transact<T>(
   return result;
 }
 
-/** A committed unit's effects: the stamp first (caches forget before anyone hears), then in order. */
+/**
+ * A committed unit's effects: the stamp's announcement first (caches forget before anyone hears),
+ * then in order. The stamp itself moved in the transaction, so it survives a crash right here.
+ */
 async function runEffects(deps: UnitOfWorkDeps, tenantId: string, pending: Pending) {
   const effects = pending.accessChanged
-    ? [() => deps.generations.accessChanged(tenantId), ...pending.effects]
+    ? [() => deps.generations.announce(tenantId, pending.generation ?? null), ...pending.effects]
     : pending.effects;
   for (const effect of effects) {
     try {

@@ -35,6 +35,38 @@ const childrenOf = (pid: number): number[] =>
     .filter(([, comm]) => comm === 'node')
     .map(([child]) => Number(child));
 
+/** `packyard serve` with WEB_CONCURRENCY=2 on a fresh DATA_DIR, once both processes run. */
+async function startCluster(
+  label: string,
+  extra: Record<string, string> = {},
+): Promise<{ server: ChildServer; dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `packyard-${label}-`));
+  const port = await freePort();
+  const server = await ChildServer.start({
+    label,
+    port,
+    nodeArgs: ['bin/packyard.js', 'serve'],
+    env: {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      // vitest sets BASE_URL for Vite; the server must get its own.
+      BASE_URL: `http://127.0.0.1:${port}`,
+      WEB_CONCURRENCY: '2',
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      ...extra,
+    },
+    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    timeoutMs: 90_000,
+  });
+  await waitFor(
+    async () => childrenOf(server.pid).length,
+    (n) => n === 2,
+    { timeoutMs: 60_000 },
+  );
+  return { server, dataDir };
+}
+
 describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY=2', () => {
   let server: ChildServer;
   let dataDir: string;
@@ -51,29 +83,7 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
   };
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-cluster-'));
-    const port = await freePort();
-    server = await ChildServer.start({
-      label: 'cluster',
-      port,
-      nodeArgs: ['bin/packyard.js', 'serve'],
-      env: {
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        // vitest sets BASE_URL for Vite; the server must get its own.
-        BASE_URL: `http://127.0.0.1:${port}`,
-        WEB_CONCURRENCY: '2',
-        ADMIN_TOKEN,
-        LOG_LEVEL: 'warn',
-      },
-      ready: async (url) => (await fetch(`${url}/readyz`)).ok,
-      timeoutMs: 90_000,
-    });
-    await waitFor(
-      async () => childrenOf(server.pid).length,
-      (n) => n === 2,
-      { timeoutMs: 60_000 },
-    );
+    ({ server, dataDir } = await startCluster('cluster'));
   }, 120_000);
 
   afterAll(async () => {
@@ -111,12 +121,21 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
 
   it('replaces a serving process that dies', async () => {
     const [victim, survivor] = childrenOf(server.pid);
+    // Requests keep flowing while the process dies, so the primary is relaying rate-limit counts
+    // to it at that moment.
+    let flowing = true;
+    const traffic = (async () => {
+      while (flowing)
+        await fresh(`${server.url}/p2/acme/clustered.json`, {}).catch(() => undefined);
+    })();
     process.kill(victim!, 'SIGKILL');
     const after = await waitFor(
       async () => childrenOf(server.pid),
       (pids) => pids.length === 2 && !pids.includes(victim!),
-      { timeoutMs: 10_000, intervalMs: 50 },
-    );
+      // A loaded machine (the whole suite at once) can take many seconds to start a process.
+      { timeoutMs: 40_000, intervalMs: 50 },
+    ).finally(() => (flowing = false));
+    await traffic;
     expect(after).toContain(survivor);
     // Once the new process listens, every connection is answered again.
     await waitFor(
@@ -133,4 +152,40 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
       { timeoutMs: 60_000, intervalMs: 500 },
     );
   }, 90_000);
+});
+
+describe.skipIf(TEST_DATABASE !== 'sqlite')('a WEB_CONCURRENCY=2 cluster without Redis', () => {
+  let server: ChildServer;
+  let dataDir: string;
+  const LIMIT = 10;
+
+  beforeAll(async () => {
+    ({ server, dataDir } = await startCluster('cluster-rate-limit', {
+      RATE_LIMIT_COMPOSER_PER_MINUTE: String(LIMIT),
+    }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shares rate-limit counts between its processes through the primary', async () => {
+    // Each request on a new connection goes to the next process in turn; counted per process,
+    // twice the limit would pass. Windows are whole clock minutes shared by the processes: start
+    // well inside one, so the burst is not split by a new window.
+    await waitFor(
+      async () => Date.now() % 60_000,
+      (ms) => ms < 45_000,
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < 3 * LIMIT; i++) {
+      statuses.push((await fresh(`${server.url}/packages.json`, {})).status);
+    }
+    const passed = statuses.filter((s) => s !== 429).length;
+    expect(passed).toBeGreaterThanOrEqual(LIMIT);
+    expect(passed).toBeLessThan(LIMIT + 3);
+    expect(statuses.slice(-LIMIT).every((s) => s === 429)).toBe(true);
+  });
 });

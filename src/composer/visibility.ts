@@ -1,4 +1,11 @@
+import { sql } from 'kysely';
 import type { Db } from '../infra/db/connection.js';
+
+/**
+ * The one place that decides what a customer can see: the union of its direct grants and the
+ * grants of every collection holding a package. The Composer repository, downloads, the frozen
+ * set of a freeze and the admin access listings (REST and GraphQL) all read it from here.
+ */
 
 /** What one customer may see of one package: its grant constraints and frozen versions. */
 export interface PackageAccess {
@@ -7,6 +14,68 @@ export interface PackageAccess {
   constraints: string[];
   /** Latest change to the grants that lead to this package (for Last-Modified). */
   changedAt: string;
+}
+
+/** Whose grants the union holds: one customer, several (GraphQL's batch loader), or one package. */
+export type AccessScope =
+  | { customerId: string; packageId?: string }
+  | { customerIds: readonly string[] }
+  | { packageId: string };
+
+const noCollection = sql<string | null>`NULL`;
+
+/**
+ * Direct grants and collection grants as one `UNION ALL`, a row per grant that reaches a
+ * package: `via_collection` is the collection's slug (null for a direct grant), `granted_at`
+ * when the access started (through a collection: when both the grant and the membership exist).
+ */
+export function accessUnion(db: Db, tenantId: string, by: AccessScope) {
+  let direct = db
+    .selectFrom('grants as g')
+    .innerJoin('packages as p', 'p.id', 'g.package_id')
+    .select([
+      'g.customer_id as customer_id',
+      'p.id as package_id',
+      'p.name as package',
+      'g.constraint as constraint',
+      'g.granted_at as granted_at',
+      noCollection.as('via_collection'),
+    ])
+    .where('g.tenant_id', '=', tenantId);
+  let via = db
+    .selectFrom('collection_grants as cg')
+    .innerJoin('collections as c', 'c.id', 'cg.collection_id')
+    .innerJoin('collection_packages as cp', 'cp.collection_id', 'cg.collection_id')
+    .innerJoin('packages as p', 'p.id', 'cp.package_id')
+    .select((eb) => [
+      'cg.customer_id as customer_id',
+      'p.id as package_id',
+      'p.name as package',
+      'cg.constraint as constraint',
+      eb
+        .case()
+        .when('cp.added_at', '>', eb.ref('cg.granted_at'))
+        .then(eb.ref('cp.added_at'))
+        .else(eb.ref('cg.granted_at'))
+        .end()
+        .$castTo<string>()
+        .as('granted_at'),
+      eb.ref('c.slug').$castTo<string | null>().as('via_collection'),
+    ])
+    .where('cg.tenant_id', '=', tenantId);
+  if ('customerId' in by) {
+    direct = direct.where('g.customer_id', '=', by.customerId);
+    via = via.where('cg.customer_id', '=', by.customerId);
+  } else if ('customerIds' in by) {
+    direct = direct.where('g.customer_id', 'in', by.customerIds);
+    via = via.where('cg.customer_id', 'in', by.customerIds);
+  }
+  const packageId = 'packageId' in by ? by.packageId : undefined;
+  if (packageId !== undefined) {
+    direct = direct.where('g.package_id', '=', packageId);
+    via = via.where('cp.package_id', '=', packageId);
+  }
+  return direct.unionAll(via);
 }
 
 /**
@@ -19,36 +88,22 @@ export async function customerPackageAccess(
   customerId: string,
   packageId?: string,
 ): Promise<Map<string, PackageAccess>> {
-  let direct = db
-    .selectFrom('grants as g')
-    .innerJoin('packages as p', 'p.id', 'g.package_id')
-    .select(['p.id', 'p.name', 'g.constraint', 'g.granted_at as changed_at'])
-    .where('g.tenant_id', '=', tenantId)
-    .where('g.customer_id', '=', customerId);
-  let viaCollection = db
-    .selectFrom('collection_grants as cg')
-    .innerJoin('collection_packages as cp', 'cp.collection_id', 'cg.collection_id')
-    .innerJoin('packages as p', 'p.id', 'cp.package_id')
-    .select(['p.id', 'p.name', 'cg.constraint', 'cp.added_at as changed_at'])
-    .where('cg.tenant_id', '=', tenantId)
-    .where('cg.customer_id', '=', customerId);
-  if (packageId) {
-    direct = direct.where('g.package_id', '=', packageId);
-    viaCollection = viaCollection.where('cp.package_id', '=', packageId);
-  }
-  const rows = await direct.unionAll(viaCollection).execute();
+  const rows = await db
+    .selectFrom(accessUnion(db, tenantId, { customerId, packageId }).as('a'))
+    .select(['a.package_id', 'a.package', 'a.constraint', 'a.granted_at'])
+    .execute();
   const out = new Map<string, PackageAccess>();
   for (const row of rows) {
-    const entry = out.get(row.id);
+    const entry = out.get(row.package_id);
     if (entry) {
       entry.constraints.push(row.constraint);
-      if (row.changed_at > entry.changedAt) entry.changedAt = row.changed_at;
+      if (row.granted_at > entry.changedAt) entry.changedAt = row.granted_at;
     } else {
-      out.set(row.id, {
-        packageId: row.id,
-        name: row.name,
+      out.set(row.package_id, {
+        packageId: row.package_id,
+        name: row.package,
         constraints: [row.constraint],
-        changedAt: row.changed_at,
+        changedAt: row.granted_at,
       });
     }
   }

@@ -12,7 +12,7 @@ import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { buildApp } from '../app.js';
 import { openRuntime } from '../runtime.js';
 import type { EventBus } from '../infra/events.js';
-import { WS_FORBIDDEN, payloadToken } from './subscriptions.js';
+import { WS_FORBIDDEN, WS_TOO_MANY, payloadToken } from './subscriptions.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -280,6 +280,26 @@ describe('the HTTP side of /graphql', () => {
       data: null,
       errors: [{ extensions: { code: 'UNAUTHORIZED' } }],
     });
+  });
+});
+
+describe('guessed tokens over WebSocket', () => {
+  it('count as failed authentications of the address, as on HTTP', async () => {
+    const server = await startServer({ AUTH_FAILURE_LIMIT: '2' });
+    opened.push(server);
+    for (let i = 0; i < 2; i++) {
+      const guess = feed(connect(wsUrl(server), `guess-${i}`), PACKAGE_SYNCED);
+      await until(() => guess.ended !== null);
+      expect((guess.ended?.error as { code?: number }).code).toBe(WS_FORBIDDEN);
+    }
+    // Over the limit, even the right token is refused until the window ends.
+    const right = feed(connect(wsUrl(server)), PACKAGE_SYNCED);
+    await until(() => right.ended !== null);
+    expect((right.ended?.error as { code?: number; reason?: string }).code).toBe(WS_TOO_MANY);
+    const http = await fetch(`${server.url}/api/v1/customers`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(http.status).toBe(429);
   });
 });
 

@@ -16,6 +16,8 @@ import type { DomainEvent, EventBus } from '../infra/events.js';
 
 /** Close code for a refused connection: missing/bad token, or an edition without GraphQL. */
 export const WS_FORBIDDEN = 4403;
+/** graphql-ws's close code for too many attempts: the address is over AUTH_FAILURE_LIMIT. */
+export const WS_TOO_MANY = 4429;
 
 /** Events buffered per subscription before the oldest are dropped (a stalled client). */
 const QUEUE_LIMIT = 1000;
@@ -182,6 +184,12 @@ export function subscriptionOptions(services: Services) {
       const token = payloadToken(initPayloads.get(socket));
       initPayloads.delete(socket);
       if (!token) return refuse('Forbidden');
+      // Guessed tokens count against the address as on HTTP (http/auth-failures.ts).
+      const failures = request.server.authFailures;
+      if (failures && (await failures.retryAfter(request.ip)) > 0) {
+        socket.close(WS_TOO_MANY, 'RATE_LIMITED');
+        throw new ConnectionRefused('RATE_LIMITED');
+      }
       let principal;
       try {
         principal = await services.auth.authenticate(
@@ -190,7 +198,10 @@ export function subscriptionOptions(services: Services) {
           ['admin'],
         );
       } catch (err) {
-        if (err instanceof AppError && err.code === 'UNAUTHORIZED') return refuse('Forbidden');
+        if (err instanceof AppError && err.code === 'UNAUTHORIZED') {
+          await failures?.fail(request.ip);
+          return refuse('Forbidden');
+        }
         throw err;
       }
       const ctx: Ctx = {

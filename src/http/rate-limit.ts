@@ -7,7 +7,8 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { digest } from '../infra/crypto.js';
 import { customerSecret } from '../areas/composer-repository/credentials.js';
-import { WindowCounter } from '../infra/window-counter.js';
+import { windowCounter } from '../infra/cluster-counter.js';
+import type { HitCounter } from '../infra/cluster-counter.js';
 import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
 
@@ -65,7 +66,8 @@ export interface RateLimitSettings {
 /**
  * Per-token rate limits (decisions.md section 10) with @fastify/rate-limit: the admin API and the
  * Composer surface each have their own limit and counters. With REDIS_URL the counters live in
- * Redis, shared by every node; without it, in this process.
+ * Redis, shared by every node; without it, in this process, or shared by the processes of one
+ * `packyard serve` cluster through its primary (src/infra/cluster-counter.ts).
  */
 export function createRateLimiting({ config, onRedisError }: RateLimitSettings): RateLimiting {
   const limits: Record<LimitedScope, number> = {
@@ -77,9 +79,10 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
     redis.on('error', (err: Error) => onRedisError?.(err));
   }
-  const counters: Record<LimitedScope, WindowCounter> = {
-    admin: new WindowCounter(RATE_WINDOW_MS),
-    composer: new WindowCounter(RATE_WINDOW_MS),
+  // Without Redis, the processes of one cluster (WEB_CONCURRENCY) still share their counts.
+  const counters: Record<LimitedScope, HitCounter> = {
+    admin: windowCounter('rate-limit:admin', RATE_WINDOW_MS),
+    composer: windowCounter('rate-limit:composer', RATE_WINDOW_MS),
   };
 
   const options = (which: LimitedScope): RateLimitPluginOptions => {

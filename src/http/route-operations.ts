@@ -55,6 +55,10 @@ export const ROUTE_OPERATIONS: Readonly<Record<string, Operation>> = {
   'POST /api/v1/hostapp/installations/claim': 'hostApp.claim',
   'POST /api/v1/hostapp/installations/:id/sync': 'hostApp.queueSync',
   'POST /api/v1/proxy/purge': 'proxyAdmin.purge',
+  'POST /api/v1/advisories': 'advisories.create',
+  'PATCH /api/v1/advisories/:id': 'advisories.update',
+  'DELETE /api/v1/advisories/:id': 'advisories.delete',
+  'POST /api/v1/vulnerabilities/scan': 'advisories.queueScan',
   'POST /api/v1/proxy/freeze/:vendor/:name': 'proxyAdmin.freeze',
   'POST /api/v1/proxy/unfreeze/:vendor/:name': 'proxyAdmin.unfreeze',
 };

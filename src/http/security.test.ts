@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
@@ -99,6 +100,37 @@ describe('failed authentications per client address', () => {
   });
 });
 
+describe('failed authentications with REDIS_URL', () => {
+  it('are counted once for every node', async () => {
+    const shared = {
+      WORKER: 'off',
+      AUTH_FAILURE_LIMIT: '3',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `packyard-test-${crypto.randomBytes(6).toString('hex')}:`,
+    };
+    const nodeA = await createTestApp(shared);
+    const nodeB = await createTestApp(shared);
+    try {
+      const guesser = '192.0.2.50';
+      const call = (node: TestApp, authorization: string) =>
+        node.app.inject({
+          url: '/api/v1/customers',
+          headers: { authorization },
+          remoteAddress: guesser,
+        });
+      expect((await call(nodeA, 'Bearer guess-1')).statusCode).toBe(401);
+      expect((await call(nodeB, 'Bearer guess-2')).statusCode).toBe(401);
+      expect((await call(nodeA, 'Bearer guess-3')).statusCode).toBe(401);
+      // Three failures across two nodes: both refuse the address now.
+      expect((await call(nodeB, nodeB.admin.authorization)).statusCode).toBe(429);
+      expect((await call(nodeA, nodeA.admin.authorization)).statusCode).toBe(429);
+    } finally {
+      await nodeA.close();
+      await nodeB.close();
+    }
+  });
+});
+
 describe('repository_url', () => {
   let t: TestApp;
   let git: GitFixture;
@@ -191,9 +223,16 @@ describe('host guard', () => {
 
   it('judges names by every address they resolve to', async () => {
     const lookup = (addresses: string[]) => async () => addresses.map((address) => ({ address }));
+    // The checked address comes back, to be pinned for git's own connection.
     await expect(
       assertPublicGitHost('https://git.example.test/a.git', lookup(['140.82.121.3'])),
-    ).resolves.toBeUndefined();
+    ).resolves.toEqual({ host: 'git.example.test', port: 443, address: '140.82.121.3' });
+    await expect(
+      assertPublicGitHost('http://git.example.test:8080/a.git', lookup(['140.82.121.3'])),
+    ).resolves.toEqual({ host: 'git.example.test', port: 8080, address: '140.82.121.3' });
+    await expect(
+      assertPublicGitHost('ssh://git@git.example.test/a.git', lookup(['140.82.121.3'])),
+    ).resolves.toBeNull();
     for (const url of ['https://git.example.test/a.git', 'git@git.example.test:a/b.git']) {
       await expect(assertPublicGitHost(url, lookup(['140.82.121.3', '10.0.0.7']))).rejects.toThrow(
         /private networks/,

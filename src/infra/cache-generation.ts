@@ -51,9 +51,18 @@ export class CacheGeneration {
    * Inside a mutation, declare it with `tx.accessChanged()` (unit-of-work.ts) instead.
    */
   async accessChanged(tenantId: string): Promise<void> {
-    this.local.set(tenantId, this.current(tenantId) + 1);
+    this.announce(tenantId, await this.moveStamp(this.db, tenantId));
+  }
+
+  /**
+   * The database half of `accessChanged`, run by a unit of work as the last statement of its own
+   * transaction: the generation and stamp then commit with the change itself, so a process that
+   * dies right after the commit (a killed worker) cannot leave other nodes' caches stale. Returns
+   * the new generation, for `announce` once the transaction has committed.
+   */
+  async moveStamp(db: Db, tenantId: string): Promise<number | null> {
     const next = Math.floor(Date.now() / SECOND) * SECOND + SECOND;
-    const row = await this.db
+    const row = await db
       .insertInto('cache_generations')
       .values({ tenant_id: tenantId, generation: 1, stamp_ms: next })
       .onConflict((oc) =>
@@ -65,10 +74,20 @@ export class CacheGeneration {
       )
       .returning('generation')
       .executeTakeFirst();
+    return row ? Number(row.generation) : null;
+  }
+
+  /**
+   * The process half of `accessChanged`, after the move committed: this process's caches forget
+   * now, and other nodes hear at once through the signal (their poll being the fallback).
+   */
+  announce(tenantId: string, generation: number | null): void {
+    this.local.set(tenantId, this.current(tenantId) + 1);
+    if (generation === null) return;
     // Our own move needs no second invalidation when the poll sees it; anyone else's does.
     const seen = this.seenInDb.get(tenantId) ?? 0;
-    if (row && Number(row.generation) === seen + 1) this.seenInDb.set(tenantId, seen + 1);
-    if (row) this.signal?.sendBump(tenantId, Number(row.generation));
+    if (generation === seen + 1) this.seenInDb.set(tenantId, seen + 1);
+    this.signal?.sendBump(tenantId, generation);
   }
 
   /** The tenant's access-change stamp in milliseconds (0 before its first change). */

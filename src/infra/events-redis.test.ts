@@ -130,7 +130,7 @@ describe('RedisEventBus', () => {
     await b.whenSubscribed();
     const first: string[] = [];
     const second: string[] = [];
-    const name = (e: DomainEvent) => (e.type === 'package.synced' ? e.package : e.customerId);
+    const name = (e: DomainEvent) => (e.type === 'customer.activity' ? e.customerId : e.package);
     const offFirst = b.subscribe((e) => first.push(name(e)));
     b.subscribe((e) => second.push(name(e)));
 

@@ -29,6 +29,7 @@ interface Envelope {
 const EVENT_TYPES: ReadonlySet<string> = new Set<DomainEvent['type']>([
   'package.synced',
   'customer.activity',
+  'vulnerability.detected',
 ]);
 
 /** Minimal shape check of a message from the channel; anything else is ignored. */

@@ -28,6 +28,20 @@ export type DomainEvent =
       package: string | null;
       version: string | null;
       at: string;
+    }
+  | {
+      /** An advisory newly affects held versions (decisions.md 11), published after commit. */
+      type: 'vulnerability.detected';
+      tenantId: string;
+      /** The advisory's PKYD id, and its own id (GET /api/v1/vulnerabilities/{id}). */
+      advisoryId: string;
+      vulnerabilityId: string;
+      package: string;
+      severity: string | null;
+      cve: string | null;
+      /** The held versions newly found affected. */
+      versions: string[];
+      at: string;
     };
 
 export type EventListener = (event: DomainEvent) => void;

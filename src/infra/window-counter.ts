@@ -20,6 +20,13 @@ export class WindowCounter {
     return { current: w.count, ttl: w.resetAt - now };
   }
 
+  /** The count in the current window without counting, and the ms until it resets. */
+  peek(key: string, now = Date.now()): { current: number; ttl: number } {
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) return { current: 0, ttl: 0 };
+    return { current: w.count, ttl: w.resetAt - now };
+  }
+
   /** Drops ended windows, at most once per window, so memory follows the active keys. */
   private sweep(now: number): void {
     for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);

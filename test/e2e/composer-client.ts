@@ -52,7 +52,9 @@ export class ComposerProject {
     const cache = path.join(this.home, 'cache');
     if (!keepCache) fs.rmSync(cache, { recursive: true, force: true });
     return new Promise((resolve, reject) => {
-      const child = spawn('composer', [...args, '--no-interaction', '--no-progress', '--no-ansi'], {
+      // `composer audit` has no --no-progress option (Composer 2.5.5).
+      const quiet = args[0] === 'audit' ? [] : ['--no-progress'];
+      const child = spawn('composer', [...args, '--no-interaction', ...quiet, '--no-ansi'], {
         cwd: this.dir,
         env: {
           ...process.env,

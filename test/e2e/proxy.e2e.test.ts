@@ -58,3 +58,40 @@ describe('the real Composer client through the proxy, packagist.org disabled', (
     expect(project.installedFile('monolog/monolog', 'src/Version.php')).toContain('3.5.0');
   });
 });
+
+describe('the real Composer client with PROXY_VISIBILITY=granted', () => {
+  let g: RunningServer;
+  const granted = new FakePackagist();
+  beforeAll(async () => {
+    await granted.start();
+    g = await startServer({ PROXY_UPSTREAM_URL: granted.url, PROXY_VISIBILITY: 'granted' });
+  });
+  afterAll(async () => {
+    await g.close();
+    await granted.stop();
+  });
+
+  it('installs a public package only within its grant, and not at all without one', async () => {
+    const api = adminApi(g);
+    const customer = await createCustomer(g, 'Granted customer');
+    await api('POST', `/api/v1/customers/${customer.id}/packages`, {
+      package: 'psr/log',
+      constraint: '^1.0',
+    });
+    const token = await api('POST', `/api/v1/customers/${customer.id}/tokens`, { name: 'ci' });
+    const project = new ComposerProject(g.url, token.plain_token);
+    cleanup.push(() => project.remove());
+    const installed = await project.run(['require', 'psr/log:*']);
+    expect(installed.code, installed.output).toBe(0);
+    // The newest version the grant admits, not the upstream's newest (3.0.0).
+    expect(project.lockedVersion('psr/log')).toBe('1.1.4');
+
+    const stranger = await createCustomer(g, 'Stranger');
+    const other = await api('POST', `/api/v1/customers/${stranger.id}/tokens`, { name: 'ci' });
+    const refused = new ComposerProject(g.url, other.plain_token);
+    cleanup.push(() => refused.remove());
+    const denied = await refused.run(['require', 'psr/log:*']);
+    expect(denied.code).not.toBe(0);
+    expect(refused.installedFile('psr/log', 'composer.json')).toBeNull();
+  });
+});

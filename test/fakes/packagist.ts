@@ -57,6 +57,8 @@ export class FakePackagist {
   private server: http.Server | null = null;
   private readonly sockets = new Set<Socket>();
   url = '';
+  /** Where the metadata says archives are (default: this server), to test other archive hosts. */
+  distBase: string | null = null;
 
   constructor(packages: Record<string, FakeVersion[]> = REAL_PACKAGES) {
     for (const [name, versions] of Object.entries(packages)) this.setPackage(name, versions);
@@ -110,7 +112,7 @@ export class FakePackagist {
       source: { type: 'git', url: `https://github.com/${pkg.name}.git`, reference },
       dist: {
         type: 'zip',
-        url: `${this.url}/dist/${pkg.name}/${reference}.zip`,
+        url: `${this.distBase ?? this.url}/dist/${pkg.name}/${reference}.zip`,
         reference,
         shasum: '',
       },

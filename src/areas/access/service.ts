@@ -2,34 +2,21 @@ import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { conflict, notFound } from '../../errors.js';
 import type { FieldError } from '../../errors.js';
-import { parseConstraint } from '../../composer/semver/index.js';
 import { applyExpiry } from '../customers/expiry.js';
-import * as cgStore from './collection-grants-store.js';
 import type { CollectionGrantView } from './collection-grants-store.js';
-import { collectPackageIds, customerExists, findPackageId, validationError } from './lookups.js';
+import { PACKAGE_NAME_RE, collectPackageIds, findPackageId, validationError } from './lookups.js';
+import { grantPublic, listPublicGrants, publicGrantsOn, revokePublic } from './public-grants.js';
 import type { CollectionGrantInput, GrantInput, ReplaceGrantsInput } from './schema.js';
 import * as store from './store.js';
 import type { AccessRow } from './store.js';
-import { recordAudit } from '../audit/record.js';
-import type { Db } from '../../infra/db/connection.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { PageWindow } from '../../infra/db/page.js';
 import { transact } from '../../unit-of-work.js';
-import type { Tx } from '../../unit-of-work.js';
 
-type Activity = 'ACCESS_GRANTED' | 'ACCESS_REVOKED';
-
-export const DEFAULT_CONSTRAINT = '*';
-
-/** Composer's own parser decides; its message is the one the caller sees. */
-export function constraintError(field: string, constraint: string): FieldError | null {
-  try {
-    parseConstraint(constraint);
-    return null;
-  } catch (err) {
-    return { field, message: err instanceof Error ? err.message : String(err) };
-  }
-}
+import * as collectionAccess from './collection-access.js';
+import { accessChangedFor, auditCustomer, requireCustomer } from './grant-effects.js';
+import { DEFAULT_CONSTRAINT, constraintError } from './constraint.js';
+export { DEFAULT_CONSTRAINT, constraintError };
 
 /** POST of a package the customer already holds directly: 409, pointing at the ways to change it. */
 function alreadyGranted(name: string, customerId: string, constraint?: string) {
@@ -58,8 +45,25 @@ export class AccessService {
     customerId: string,
     page: PageWindow,
   ): Promise<{ rows: AccessRow[]; total: number }> {
-    await this.requireCustomer(ctx, customerId);
-    return store.listCustomerAccess(this.db, ctx.tenantId, customerId, page);
+    await requireCustomer(this.db, ctx, customerId);
+    const registry = await store.listCustomerAccess(this.db, ctx.tenantId, customerId, page);
+    if (!publicGrantsOn(this.deps.config)) return registry;
+    // Public grants follow the registry's access in the listing.
+    const publicRows = await listPublicGrants(this.db, ctx.tenantId, customerId);
+    const start = Math.max(0, page.offset - registry.total);
+    const room = Math.max(0, page.limit - registry.rows.length);
+    return {
+      rows: [...registry.rows, ...publicRows.slice(start, start + room)],
+      total: registry.total + publicRows.length,
+    };
+  }
+
+  /** `name` when it is a public package grantable by name (PROXY_VISIBILITY=granted), else null. */
+  private async publicName(ctx: Ctx, input: string): Promise<string | null> {
+    if (!publicGrantsOn(this.deps.config)) return null;
+    const name = input.toLowerCase();
+    if (!PACKAGE_NAME_RE.test(name)) return null;
+    return (await findPackageId(this.db, ctx.tenantId, name)) ? null : name;
   }
 
   /**
@@ -74,8 +78,14 @@ export class AccessService {
     input: GrantInput,
     opts: { onExisting: 'conflict' | 'update' },
   ): Promise<{ access: AccessRow; created: boolean }> {
-    await this.requireCustomer(ctx, customerId);
+    await requireCustomer(this.db, ctx, customerId);
     const constraint = (input.constraint ?? DEFAULT_CONSTRAINT).trim();
+    const publicName = await this.publicName(ctx, input.package);
+    if (publicName) {
+      const bad = constraintError('constraint', constraint);
+      if (bad) throw validationError([bad]);
+      return grantPublic(this.deps, ctx, customerId, publicName, constraint, opts.onExisting);
+    }
     const errors: FieldError[] = [];
     const ids = await collectPackageIds(
       this.db,
@@ -106,12 +116,12 @@ export class AccessService {
         // `conflict` never overwrites: a grant that appeared since the check above fails the insert.
         if (opts.onExisting === 'conflict') await store.insertGrant(trx, row);
         else await store.upsertGrant(trx, row);
-        await this.audit(trx, ctx, 'access.grant', customerId, {
+        await auditCustomer(trx, ctx, 'access.grant', customerId, {
           package: name,
           constraint,
           previous: existing?.constraint ?? null,
         });
-        this.changed(tx, customerId, 'ACCESS_GRANTED', [name]);
+        accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
       });
     } catch (err) {
       if (opts.onExisting === 'conflict' && isUniqueViolation(err))
@@ -132,7 +142,7 @@ export class AccessService {
     input: ReplaceGrantsInput,
     page: PageWindow,
   ): Promise<{ rows: AccessRow[]; total: number }> {
-    await this.requireCustomer(ctx, customerId);
+    await requireCustomer(this.db, ctx, customerId);
     const items = input.packages.map((p, i) => ({
       name: p.package.toLowerCase(),
       constraint: (p.constraint ?? DEFAULT_CONSTRAINT).trim(),
@@ -184,28 +194,31 @@ export class AccessService {
         added.push(item.name);
       }
       const removed = gone.map((g) => g.name);
-      await this.audit(trx, ctx, 'access.replace', customerId, {
+      await auditCustomer(trx, ctx, 'access.replace', customerId, {
         packages: items.map((i) => ({ package: i.name, constraint: i.constraint })),
         changed: added,
         removed,
       });
-      this.changed(tx, customerId, 'ACCESS_GRANTED', added);
-      this.changed(tx, customerId, 'ACCESS_REVOKED', removed);
+      accessChangedFor(tx, customerId, 'ACCESS_GRANTED', added);
+      accessChangedFor(tx, customerId, 'ACCESS_REVOKED', removed);
     });
     return store.listCustomerAccess(this.db, ctx.tenantId, customerId, page);
   }
 
   async revoke(ctx: Ctx, customerId: string, packageName: string): Promise<void> {
-    await this.requireCustomer(ctx, customerId);
+    await requireCustomer(this.db, ctx, customerId);
     const name = packageName.toLowerCase();
     const packageId = await findPackageId(this.db, ctx.tenantId, name);
+    if (!packageId && publicGrantsOn(this.deps.config)) {
+      return revokePublic(this.deps, ctx, customerId, name);
+    }
     if (!packageId) throw notFound('Package');
     await transact(this.deps, ctx, async (tx) => {
       if ((await store.deleteGrants(tx.db, ctx.tenantId, customerId, [packageId])) === 0) {
         throw notFound('Package access');
       }
-      await this.audit(tx.db, ctx, 'access.revoke', customerId, { package: name });
-      this.changed(tx, customerId, 'ACCESS_REVOKED', [name]);
+      await auditCustomer(tx.db, ctx, 'access.revoke', customerId, { package: name });
+      accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [name]);
     });
   }
 
@@ -230,105 +243,16 @@ export class AccessService {
     return { rows: fresh, total };
   }
 
-  async listCollections(ctx: Ctx, customerId: string): Promise<CollectionGrantView[]> {
-    await this.requireCustomer(ctx, customerId);
-    return cgStore.listCollectionGrants(this.db, ctx.tenantId, customerId);
+  listCollections(ctx: Ctx, customerId: string): Promise<CollectionGrantView[]> {
+    return collectionAccess.listCollections(this.deps, ctx, customerId);
   }
 
   /** Grants a whole collection; its packages follow the collection's membership as it changes. */
-  async grantCollection(ctx: Ctx, customerId: string, input: CollectionGrantInput) {
-    await this.requireCustomer(ctx, customerId);
-    const constraint = (input.constraint ?? DEFAULT_CONSTRAINT).trim();
-    const collection = await cgStore.findCollection(this.db, ctx.tenantId, input.collection);
-    const errors: FieldError[] = [];
-    if (!collection) {
-      errors.push({
-        field: 'collection',
-        message: `collection ${input.collection} does not exist`,
-      });
-    }
-    const bad = constraintError('constraint', constraint);
-    if (bad) errors.push(bad);
-    if (!collection || errors.length > 0) throw validationError(errors);
-
-    const [existing] = await cgStore.listCollectionGrants(
-      this.db,
-      ctx.tenantId,
-      customerId,
-      collection.id,
-    );
-    const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
-    await transact(this.deps, ctx, async (tx) => {
-      const trx = tx.db;
-      await cgStore.upsertCollectionGrant(trx, {
-        tenant_id: ctx.tenantId,
-        customer_id: customerId,
-        collection_id: collection.id,
-        constraint,
-        granted_at,
-      });
-      await this.audit(trx, ctx, 'access.grant_collection', customerId, {
-        collection: collection.slug,
-        constraint,
-        previous: existing?.constraint ?? null,
-      });
-      const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);
-      this.changed(tx, customerId, 'ACCESS_GRANTED', names);
-    });
-    const grant: CollectionGrantView = {
-      slug: collection.slug,
-      name: collection.name,
-      constraint,
-      granted_at,
-    };
-    return { grant, created: existing === undefined };
+  grantCollection(ctx: Ctx, customerId: string, input: CollectionGrantInput) {
+    return collectionAccess.grantCollection(this.deps, ctx, customerId, input);
   }
 
-  async revokeCollection(ctx: Ctx, customerId: string, slug: string): Promise<void> {
-    await this.requireCustomer(ctx, customerId);
-    const collection = await cgStore.findCollection(this.db, ctx.tenantId, slug);
-    if (!collection) throw notFound('Collection');
-    await transact(this.deps, ctx, async (tx) => {
-      const trx = tx.db;
-      if (!(await cgStore.deleteCollectionGrant(trx, ctx.tenantId, customerId, collection.id))) {
-        throw notFound('Collection access');
-      }
-      await this.audit(trx, ctx, 'access.revoke_collection', customerId, {
-        collection: collection.slug,
-      });
-      const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);
-      this.changed(tx, customerId, 'ACCESS_REVOKED', names);
-    });
-  }
-
-  private audit(
-    db: Db,
-    ctx: Ctx,
-    action: string,
-    customerId: string,
-    summary: Record<string, unknown>,
-  ): Promise<void> {
-    return recordAudit(db, ctx, { action, target: { type: 'customer', id: customerId }, summary });
-  }
-
-  private async requireCustomer(ctx: Ctx, customerId: string): Promise<void> {
-    if (!(await customerExists(this.db, ctx.tenantId, customerId))) throw notFound('Customer');
-  }
-
-  /** What the customer may see changed: the stamp moves and one event per package, after commit. */
-  private changed(tx: Tx, customerId: string, activity: Activity, names: string[]): void {
-    tx.accessChanged();
-    const at = nowIso();
-    for (const name of names) {
-      tx.publish({
-        type: 'customer.activity',
-        tenantId: tx.ctx.tenantId,
-        customerId,
-        activity,
-        package: name,
-        version: null,
-        at,
-      });
-    }
+  revokeCollection(ctx: Ctx, customerId: string, slug: string): Promise<void> {
+    return collectionAccess.revokeCollection(this.deps, ctx, customerId, slug);
   }
 }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import type { CustomersTable, GrantsTable } from '../../infra/db/schema.js';
+import { accessUnion } from '../../composer/visibility.js';
 
 export type GrantRow = Selectable<GrantsTable>;
 
@@ -20,62 +21,6 @@ export type PackageCustomerRow = Selectable<CustomersTable> & {
   granted_at: string;
   via_collection: string | null;
 };
-
-const noCollection = sql<string | null>`NULL`;
-
-/**
- * Direct grants and collection grants of one customer, several customers (GraphQL's batch
- * loader) or one package, as one union.
- */
-export function accessUnion(
-  db: Db,
-  tenantId: string,
-  by: { customerId: string } | { customerIds: readonly string[] } | { packageId: string },
-) {
-  let direct = db
-    .selectFrom('grants as g')
-    .innerJoin('packages as p', 'p.id', 'g.package_id')
-    .select([
-      'g.customer_id as customer_id',
-      'p.name as package',
-      'g.constraint as constraint',
-      'g.granted_at as granted_at',
-      noCollection.as('via_collection'),
-    ])
-    .where('g.tenant_id', '=', tenantId);
-  let via = db
-    .selectFrom('collection_grants as cg')
-    .innerJoin('collections as c', 'c.id', 'cg.collection_id')
-    .innerJoin('collection_packages as cp', 'cp.collection_id', 'cg.collection_id')
-    .innerJoin('packages as p', 'p.id', 'cp.package_id')
-    .select((eb) => [
-      'cg.customer_id as customer_id',
-      'p.name as package',
-      'cg.constraint as constraint',
-      // Access through a collection starts when both the grant and the membership exist.
-      eb
-        .case()
-        .when('cp.added_at', '>', eb.ref('cg.granted_at'))
-        .then(eb.ref('cp.added_at'))
-        .else(eb.ref('cg.granted_at'))
-        .end()
-        .$castTo<string>()
-        .as('granted_at'),
-      eb.ref('c.slug').$castTo<string | null>().as('via_collection'),
-    ])
-    .where('cg.tenant_id', '=', tenantId);
-  if ('customerId' in by) {
-    direct = direct.where('g.customer_id', '=', by.customerId);
-    via = via.where('cg.customer_id', '=', by.customerId);
-  } else if ('customerIds' in by) {
-    direct = direct.where('g.customer_id', 'in', by.customerIds);
-    via = via.where('cg.customer_id', 'in', by.customerIds);
-  } else {
-    direct = direct.where('g.package_id', '=', by.packageId);
-    via = via.where('cp.package_id', '=', by.packageId);
-  }
-  return direct.unionAll(via);
-}
 
 /** One page of a customer's access, sorted by package, the direct grant first, then by slug. */
 export async function listCustomerAccess(

@@ -1,4 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
@@ -330,5 +334,37 @@ describe('the size limit', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/unpacks to more than 20480 bytes/);
+  });
+
+  it('streams a body of unknown length to disk and stops it past the limit, leaving no file', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'artifact-tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const big = packageZip(
+        { name: 'acme/big' },
+        { 'random.bin': crypto.randomBytes(4096).toString('base64') },
+      );
+      const res = await small.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages/acme/big/artifacts?version=3.0.0',
+        headers: zipHeaders(small.admin),
+        payload: Readable.from([big.subarray(0, 1000), big.subarray(1000)]),
+      });
+      expect(res.statusCode, res.body).toBe(413);
+      expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+
+      const ok = await small.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages/acme/big/artifacts?version=3.0.1',
+        headers: zipHeaders(small.admin),
+        payload: Readable.from([packageZip({ name: 'acme/big' })]),
+      });
+      expect(ok.statusCode, ok.body).toBe(201);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+    } finally {
+      process.env.TMPDIR = before;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

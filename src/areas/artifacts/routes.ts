@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { ErrorBodySchema, ErrorResponses, PackageParams } from '../../http/schemas.js';
 import { AppError } from '../../errors.js';
+import { discardZip, isReceivedZip, receiveZip, tooLarge } from './received-zip.js';
 import { presentVersion } from '../packages/presenter.js';
 import { VersionSchema } from '../packages/schema.js';
 import { packageName } from '../packages/service.js';
@@ -20,18 +22,15 @@ const errors = {
 /** `POST /packages/{vendor}/{name}/artifacts`: a zip body becomes a version of the package. */
 export async function artifactRoutes(app: App): Promise<void> {
   const maxBytes = app.services.deps.config.artifactMaxBytes;
-  const tooLarge = (size: string) =>
-    new AppError(
-      'PAYLOAD_TOO_LARGE',
-      `The artifact is ${size} bytes; the limit is ${maxBytes} bytes (ARTIFACT_MAX_BYTES)`,
-    );
 
-  // Only this plugin's routes read zip bodies, as raw bytes.
-  app.addContentTypeParser(
-    'application/zip',
-    { parseAs: 'buffer', bodyLimit: maxBytes },
-    (_req, body, done) => done(null, body),
+  // Only this plugin's routes read zip bodies: streamed into a temporary file, never held in
+  // memory. The handler removes it; the hook covers requests refused before the handler runs.
+  app.addContentTypeParser('application/zip', async (_req: unknown, body: Readable) =>
+    receiveZip(body, maxBytes),
   );
+  app.addHook('onResponse', async (req) => {
+    if (isReceivedZip(req.body)) await discardZip(req.body);
+  });
 
   app.post(
     '/packages/:vendor/:name/artifacts',
@@ -41,7 +40,7 @@ export async function artifactRoutes(app: App): Promise<void> {
       // After authentication: refuse a declared oversize body before reading it.
       onRequest: async (req) => {
         const length = req.headers['content-length'];
-        if (length !== undefined && Number(length) > maxBytes) throw tooLarge(length);
+        if (length !== undefined && Number(length) > maxBytes) throw tooLarge(length, maxBytes);
       },
       schema: {
         tags: ['packages'],
@@ -52,18 +51,16 @@ export async function artifactRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      if (!Buffer.isBuffer(req.body)) {
+      if (!isReceivedZip(req.body)) {
         throw new AppError(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send the zip itself as the body, with Content-Type: application/zip',
         );
       }
-      const { version } = await req.server.services.artifacts.upload(
-        req,
-        packageName(req.params.vendor, req.params.name),
-        req.body,
-        req.query.version,
-      );
+      const upload = req.body;
+      const { version } = await req.server.services.artifacts
+        .upload(req, packageName(req.params.vendor, req.params.name), upload, req.query.version)
+        .finally(() => discardZip(upload));
       return reply.code(201).send(presentVersion(version, 0));
     },
   );

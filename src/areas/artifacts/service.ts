@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
@@ -13,7 +13,9 @@ import * as store from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
 import { archiveKey } from '../sync/archives.js';
 import { readArtifactZip, resolveArtifactVersion } from './zip.js';
+import type { ReceivedZip } from './received-zip.js';
 import { assertStorageLeft } from '../usage/service.js';
+import { recountStorage } from '../usage/storage-counter.js';
 import { recordAudit } from '../audit/record.js';
 
 /** How many times ARTIFACT_MAX_BYTES a zip may unpack to. */
@@ -29,7 +31,7 @@ export class ArtifactService {
   async upload(
     ctx: UploadCtx,
     name: string,
-    bytes: Buffer,
+    upload: ReceivedZip,
     givenVersion?: string,
   ): Promise<{ pkg: PackageRow; version: VersionRow }> {
     const { db, storage, config } = this.deps;
@@ -42,17 +44,17 @@ export class ArtifactService {
       );
     }
 
-    const zip = await readArtifactZip(bytes, pkg.name, {
+    const zip = await readArtifactZip(upload, pkg.name, {
       maxUncompressedBytes: UNPACK_FACTOR * config.artifactMaxBytes,
     });
     const v = resolveArtifactVersion(zip.composer, givenVersion);
     const existing = await store.findVersion(db, pkg.id, v.normalized);
     if (existing) throw duplicate(pkg, existing.version);
 
-    const shasum = crypto.createHash('sha1').update(bytes).digest('hex');
+    const shasum = upload.sha1;
     const key = archiveKey(pkg.tenant_id, pkg.id, shasum);
-    await assertStorageLeft(this.deps, pkg.tenant_id, bytes.length);
-    await storage.put(key, bytes);
+    await assertStorageLeft(this.deps, pkg.tenant_id, upload.size);
+    await storage.putStream(key, fs.createReadStream(upload.path));
 
     const now = nowIso();
     const row: VersionRow = {
@@ -80,7 +82,7 @@ export class ArtifactService {
       deprecated: 0,
       dist_key: key,
       dist_shasum: shasum,
-      dist_size: bytes.length,
+      dist_size: upload.size,
       created_at: now,
       updated_at: now,
     };
@@ -110,10 +112,11 @@ export class ArtifactService {
           .where('id', '=', pkg.id)
           .execute();
         await rebuildPackageMetadata(trx, pkg.tenant_id, pkg.id);
+        await recountStorage(trx, pkg.tenant_id);
         await recordAudit(trx, ctx, {
           action: 'package.upload',
           target: { type: 'package', id: pkg.name },
-          summary: { version: v.version, shasum, size: bytes.length },
+          summary: { version: v.version, shasum, size: upload.size },
         });
         tx.accessChanged();
         tx.publish({

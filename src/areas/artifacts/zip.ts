@@ -31,14 +31,24 @@ const UNICODE_PATH_FIELD = 0x7075;
 /** A rejection of the uploaded zip: 400 VALIDATION_ERROR on the field `body`. */
 const bad = (message: string) => invalid('body', message);
 
-function openZip(bytes: Buffer): Promise<ZipFile> {
+/** A zip in memory, or one received into a file (read from disk, never loaded whole). */
+export type ZipSource = Buffer | { path: string; size: number };
+
+const OPEN_OPTIONS = {
+  lazyEntries: true,
+  decodeStrings: false,
+  validateEntrySizes: true,
+  autoClose: false,
+} as const;
+
+function openZip(source: ZipSource): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(
-      bytes,
-      { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false },
-      (err, zip) =>
-        err ? reject(bad(`not a readable zip archive: ${err.message}`)) : resolve(zip),
-    );
+    const done = (err: Error | null, zip?: ZipFile) =>
+      err || !zip
+        ? reject(bad(`not a readable zip archive: ${err?.message ?? 'unknown error'}`))
+        : resolve(zip);
+    if (Buffer.isBuffer(source)) yauzl.fromBuffer(source, OPEN_OPTIONS, done);
+    else yauzl.open(source.path, OPEN_OPTIONS, done);
   });
 }
 
@@ -141,14 +151,14 @@ function parseComposerJson(bytes: Buffer, where: string): Record<string, unknown
  * valid, and naming `expectedName`. Any failure is a 400 VALIDATION_ERROR on `body`.
  */
 export async function readArtifactZip(
-  bytes: Buffer,
+  source: ZipSource,
   expectedName: string,
   limits: ZipLimits,
 ): Promise<ArtifactZip> {
   const maxEntries = limits.maxEntries ?? MAX_ENTRIES;
-  if (bytes.length === 0)
-    throw bad('the body is empty; send the zip with Content-Type: application/zip');
-  const zip = await openZip(bytes);
+  const size = Buffer.isBuffer(source) ? source.length : source.size;
+  if (size === 0) throw bad('the body is empty; send the zip with Content-Type: application/zip');
+  const zip = await openZip(source);
   try {
     if (zip.entryCount > maxEntries) {
       throw bad(`the zip has ${zip.entryCount} entries; at most ${maxEntries} are allowed`);

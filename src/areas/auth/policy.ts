@@ -1,6 +1,8 @@
 import type { Edition } from '../../config.js';
 import { guard, WRITE } from './authorize.js';
 import type { Rule } from './authorize.js';
+import type { AdvisoryService } from '../advisories/service.js';
+import type { VulnerabilityService } from '../advisories/vulnerabilities.js';
 import type { AccessService } from '../access/service.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { AuditService } from '../audit/service.js';
@@ -96,6 +98,19 @@ export const POLICY = {
   audit: {
     list: { feature: 'audit_log' },
   } satisfies Policy<AuditService>,
+  advisories: {
+    list: { feature: 'security_advisories' },
+    get: { feature: 'security_advisories' },
+    create: { write: true, feature: 'security_advisories' },
+    update: { write: true, feature: 'security_advisories' },
+    delete: { write: true, feature: 'security_advisories' },
+    queueScan: { write: true, feature: 'vulnerabilities' },
+  } satisfies Policy<AdvisoryService>,
+  vulnerabilities: {
+    list: { feature: 'vulnerabilities' },
+    get: { feature: 'vulnerabilities' },
+    all: { feature: 'vulnerabilities' },
+  } satisfies Policy<VulnerabilityService>,
 };
 
 type Guarded = { [K in keyof typeof POLICY]: object };

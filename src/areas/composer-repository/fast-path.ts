@@ -59,6 +59,7 @@ export function createP2FastPath(cache: ResponseCache, rateLimit?: FastPathGate)
         })
         .end(doc.body);
     }
+    doc.onServe?.();
     fastPath.hits++;
     return true;
   };

@@ -10,6 +10,8 @@ export interface RenderedDocument {
   lastModifiedMs: number;
   /** The Last-Modified header value. */
   lastModified: string;
+  /** Called each time the cached answer is served again (the proxy counts its cache hits). */
+  onServe?: () => void;
 }
 
 interface Entry extends RenderedDocument {

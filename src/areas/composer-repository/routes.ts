@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { notFound } from '../../errors.js';
-import { hasFeature, requireFeature } from '../../editions.js';
+import { hasFeature } from '../../editions.js';
 import { customerCredentials } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
 import { digest } from '../../infra/crypto.js';
@@ -45,7 +45,10 @@ export async function composerRoutes(app: App): Promise<void> {
     const key = ResponseCache.key(req.tenantId, digest(credentials.secret), what);
     // Requests that reach here missed the fast path (see fast-path.ts) or are not p2.
     const hit = cache.get(req.tenantId, key);
-    if (hit) return sendRendered(req, reply, hit);
+    if (hit) {
+      hit.onServe?.();
+      return sendRendered(req, reply, hit);
+    }
     const generation = cache.generation(req.tenantId);
     const principal = await composer.authenticate(req.tenantId, credentials);
     const { body, lastModified, rendered, validUntil } = await compute(principal);
@@ -68,7 +71,7 @@ export async function composerRoutes(app: App): Promise<void> {
     }
     if (hasFeature(edition, 'security_advisories')) {
       root['security-advisories'] = {
-        metadata: false,
+        metadata: true,
         'api-url': `${baseUrl}/api/security-advisories/`,
       };
     }
@@ -155,28 +158,4 @@ export async function composerRoutes(app: App): Promise<void> {
 
   // Composer reports installs here; archives are already counted when served.
   app.post('/downloads/', { schema: hidden }, async (_req, reply) => reply.code(204).send());
-
-  // Composer posts `packages[0]=a/b&packages[1]=c/d` (PHP http_build_query).
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_req, body, done) => {
-      const packages: string[] = [];
-      for (const [key, value] of new URLSearchParams(String(body))) {
-        if (/^packages\[\d*\]$/.test(key)) packages.push(value);
-      }
-      done(null, { packages });
-    },
-  );
-
-  // No advisories are known yet: every asked-for package gets an empty list, so audits pass.
-  const advisoriesGate = { schema: hidden, preHandler: requireFeature('security_advisories') };
-  app.post('/api/security-advisories/', advisoriesGate, async (req) => {
-    await principalOf(req);
-    const body = (req.body ?? {}) as { packages?: unknown };
-    const names = Array.isArray(body.packages)
-      ? body.packages.filter((n): n is string => typeof n === 'string')
-      : [];
-    return { advisories: Object.fromEntries(names.map((n) => [n, []])) };
-  });
 }

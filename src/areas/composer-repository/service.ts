@@ -12,6 +12,8 @@ import { scopeAllows } from '../../composer/package-scopes.js';
 import { customerPackageAccess, frozenVersions } from '../../composer/visibility.js';
 import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
+import { findPublicGrant, listPublicGrants } from '../access/public-grants.js';
+import { grantAdmits, grantedDocument } from './public-access.js';
 import type { RenderedDocument } from './response-cache.js';
 
 /** Public packages served beside the private ones: the proxy (areas/proxy) when it is on. */
@@ -22,6 +24,12 @@ export interface PublicPackages {
     name: string,
     kind: MetadataKind,
   ): Promise<{ doc: RenderedDocument; validUntilMs: number }>;
+}
+
+/** The advisories each p2 document carries (areas/advisories), when the edition has them. */
+export interface PackageAdvisories {
+  /** The package's records, and when the latest of them last changed (0 when none). */
+  forPackage(tenantId: string, name: string): Promise<{ records: unknown[]; changedMs: number }>;
 }
 
 /** A p2 answer: a body to render, or (public documents) one rendered already. */
@@ -43,13 +51,20 @@ interface PackageView {
   changedAt: string;
 }
 
-function parseAll(constraints: string[]): Constraint[] {
+/**
+ * The grant constraints that parse. A stored constraint was validated on write; one that no
+ * longer parses (a parser change, a hand-edited row) grants nothing and is reported.
+ */
+function parseAll(
+  constraints: string[],
+  onInvalid: (constraint: string, err: unknown) => void,
+): Constraint[] {
   const out: Constraint[] = [];
   for (const c of constraints) {
     try {
       out.push(parseConstraintCached(c));
-    } catch {
-      // A stored constraint was validated on write; one that no longer parses grants nothing.
+    } catch (err) {
+      onInvalid(c, err);
     }
   }
   return out;
@@ -66,6 +81,8 @@ export class ComposerService {
   readonly responses: ResponseCache;
   /** Set by createServices when the proxy exists; null serves private packages only. */
   publicPackages: PublicPackages | null = null;
+  /** Set by createServices on editions with security advisories. */
+  advisories: PackageAdvisories | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -99,11 +116,15 @@ export class ComposerService {
       customer.status === 'FROZEN'
         ? await frozenVersions(this.deps.db, customer.tenant_id, customer.id)
         : null;
-    return [...access.values()]
-      .filter((a) => scopeAllows(principal.packageScopes, a.name))
+    const names = [...access.values()]
       .filter((a) => !frozen || frozen.has(a.packageId))
-      .map((a) => a.name)
-      .sort();
+      .map((a) => a.name);
+    // PROXY_VISIBILITY=granted: the public packages granted by name are listed too.
+    if (this.publicPackages?.enabled && this.deps.config.proxy.visibility === 'granted') {
+      const granted = await listPublicGrants(this.deps.db, customer.tenant_id, customer.id);
+      names.push(...granted.map((g) => g.package));
+    }
+    return names.filter((name) => scopeAllows(principal.packageScopes, name)).sort();
   }
 
   /** True when public names are visible to every customer (packages.json then lists none). */
@@ -123,11 +144,27 @@ export class ComposerService {
     if (!scopeAllows(principal.packageScopes, name)) {
       throw forbidden(`This token's package scopes do not include ${name}`);
     }
-    if (this.deps.config.proxy.visibility !== 'all') {
-      // PROXY_VISIBILITY=granted: grants of public names are not accepted yet (docs/proxy.md).
+    if (this.deps.config.proxy.visibility !== 'all' && !(await this.publicGrant(principal, name))) {
       throw forbidden(`No access to ${name}`);
     }
     return true;
+  }
+
+  /** The customer's grant of public package `name` (PROXY_VISIBILITY=granted), if any. */
+  private publicGrant(principal: CustomerPrincipal, name: string) {
+    const { customer } = principal;
+    return findPublicGrant(this.deps.db, customer.tenant_id, customer.id, name);
+  }
+
+  /** Whether a public version may be downloaded: any with `all`, the granted ones with `granted`. */
+  async allowsPublicVersion(
+    principal: CustomerPrincipal,
+    name: string,
+    normalized: string,
+  ): Promise<boolean> {
+    if (this.deps.config.proxy.visibility === 'all') return true;
+    const grant = await this.publicGrant(principal, name);
+    return grant !== undefined && grantAdmits(grant.constraint, normalized);
   }
 
   private async view(principal: CustomerPrincipal, name: string): Promise<PackageView> {
@@ -149,7 +186,13 @@ export class ComposerService {
       if (!frozen) throw forbidden(`No access to ${name}: no frozen version of it`);
     }
     const changedAt = [access.changedAt, customer.updated_at].sort().at(-1) ?? customer.updated_at;
-    return { pkg, constraints: parseAll(access.constraints), frozen, changedAt };
+    const constraints = parseAll(access.constraints, (constraint, err) =>
+      this.deps.log.warn(
+        { err, tenant: customer.tenant_id, customer: customer.id, package: name, constraint },
+        'a stored grant constraint no longer parses; it grants nothing',
+      ),
+    );
+    return { pkg, constraints, frozen, changedAt };
   }
 
   private visible(view: PackageView, normalized: string): boolean {
@@ -173,7 +216,24 @@ export class ComposerService {
       const validUntil = Number.isFinite(validUntilMs)
         ? new Date(validUntilMs).toISOString()
         : undefined;
-      return { body: null, lastModified: new Date(doc.lastModifiedMs), rendered: doc, validUntil };
+      const grant =
+        this.deps.config.proxy.visibility === 'all'
+          ? undefined
+          : await this.publicGrant(principal, name);
+      const shown = grant
+        ? grantedDocument(
+            doc,
+            name,
+            grant,
+            await this.deps.generations.stampMs(principal.customer.tenant_id),
+          )
+        : doc;
+      return {
+        body: null,
+        lastModified: new Date(shown.lastModifiedMs),
+        rendered: shown,
+        validUntil,
+      };
     }
     const view = await this.view(principal, name);
     const doc = await this.deps.db
@@ -193,8 +253,16 @@ export class ComposerService {
     // a customer may see, so If-Modified-Since revalidation never keeps a stale list.
     const stamp = await this.deps.generations.stampMs(principal.customer.tenant_id);
     const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].map(Date.parse);
+    const body: Record<string, unknown> = { packages: { [view.pkg.name]: versions } };
+    if (this.advisories) {
+      const { records } = await this.advisories.forPackage(
+        principal.customer.tenant_id,
+        view.pkg.name,
+      );
+      body['security-advisories'] = records;
+    }
     return {
-      body: { packages: { [view.pkg.name]: versions } },
+      body,
       lastModified: new Date(Math.max(stamp, ...times.filter((t) => !Number.isNaN(t)))),
     };
   }

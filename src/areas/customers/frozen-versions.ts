@@ -93,3 +93,53 @@ export async function resolveFrozenVersions(
   }
   return [...out.values()];
 }
+
+/** A customer's frozen versions, as package name and pretty version. */
+export async function listFrozenVersions(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+): Promise<{ package: string; version: string }[]> {
+  const rows = await db
+    .selectFrom('frozen_versions as f')
+    .innerJoin('packages as p', 'p.id', 'f.package_id')
+    .leftJoin('versions as v', (j) =>
+      j
+        .onRef('v.package_id', '=', 'f.package_id')
+        .onRef('v.version_normalized', '=', 'f.version_normalized'),
+    )
+    .select(['p.name', 'f.version_normalized', 'v.version'])
+    .where('f.tenant_id', '=', tenantId)
+    .where('f.customer_id', '=', customerId)
+    .orderBy('p.name')
+    .orderBy('f.version_normalized')
+    .execute();
+  return rows.map((r) => ({ package: r.name, version: r.version ?? r.version_normalized }));
+}
+
+/** Replaces the customer's frozen set with `frozen`, in the caller's transaction. */
+export async function replaceFrozenSet(
+  trx: Db,
+  tenantId: string,
+  customerId: string,
+  frozen: { packageId: string; normalized: string }[],
+): Promise<void> {
+  await trx
+    .deleteFrom('frozen_versions')
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .execute();
+  for (let i = 0; i < frozen.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('frozen_versions')
+      .values(
+        frozen.slice(i, i + INSERT_CHUNK).map((f) => ({
+          tenant_id: tenantId,
+          customer_id: customerId,
+          package_id: f.packageId,
+          version_normalized: f.normalized,
+        })),
+      )
+      .execute();
+  }
+}

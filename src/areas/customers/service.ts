@@ -4,48 +4,23 @@ import { nowIso } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
-import type {
-  CreateCustomerInput,
-  CustomerStatus,
-  FreezeInput,
-  UpdateCustomerInput,
-} from './schema.js';
+import type { CreateCustomerInput, FreezeInput, UpdateCustomerInput } from './schema.js';
 import * as store from './store.js';
+import { assertTransition, setStatus } from './status.js';
+import type { StatusChange } from './status.js';
+export { CHANGED_MEANWHILE } from './status.js';
+export type { StatusChange, StatusSource } from './status.js';
 import { recordAudit } from '../audit/record.js';
 import type { CustomerRow } from './store.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { applyExpiry, expireOverdueCustomers, isPast } from './expiry.js';
 import {
   FREEZE_SUMMARY_MAX,
-  INSERT_CHUNK,
+  listFrozenVersions,
+  replaceFrozenSet,
   resolveFrozenVersions,
   visibleVersions,
 } from './frozen-versions.js';
-
-/** Statuses a transition may start from (decisions.md section 5). */
-const TRANSITIONS = {
-  suspend: ['ACTIVE', 'FROZEN', 'EXPIRED'],
-  freeze: ['ACTIVE', 'FROZEN'],
-  reactivate: ['SUSPENDED', 'FROZEN', 'EXPIRED'],
-  /** The payment webhook: subscription deleted or unpaid. */
-  payment_expire: ['ACTIVE', 'FROZEN'],
-  /** The payment webhook: invoice paid or subscription active, only after payment_expire. */
-  payment_reactivate: ['EXPIRED'],
-} as const satisfies Record<string, readonly CustomerStatus[]>;
-
-/**
- * Who set the current status: null for an admin or the access date, `payment` for the payment
- * webhook. Only a payment may undo what a payment did.
- */
-export type StatusSource = 'payment' | null;
-
-const STATUS_SOURCE: Partial<Record<keyof typeof TRANSITIONS, StatusSource>> = {
-  payment_expire: 'payment',
-  payment_reactivate: 'payment',
-};
-
-/** The 409 of a transition that lost a race; worth retrying, unlike other conflicts. */
-export const CHANGED_MEANWHILE = 'The customer changed meanwhile; try again';
 
 /**
  * An access date as stored: UTC with `Z`, so every reader parses and compares it the same way.
@@ -62,12 +37,6 @@ function accessDate(value: string | null | undefined): string | null | undefined
     );
   }
   return new Date(ms).toISOString();
-}
-
-/** A status a payment moved: where it was and the customer now. */
-export interface StatusChange {
-  from: string;
-  row: CustomerRow;
 }
 
 export class CustomerService {
@@ -184,15 +153,15 @@ export class CustomerService {
 
   async suspend(ctx: Ctx, id: string, reason: string | undefined): Promise<CustomerRow> {
     const row = await this.get(ctx, id);
-    this.assertTransition(row, 'suspend');
+    assertTransition(row, 'suspend');
     return transact(this.deps, ctx, ({ db: trx }) =>
-      this.setStatus(ctx, row, 'SUSPENDED', reason ?? null, 'suspend', trx),
+      setStatus(ctx, row, 'SUSPENDED', reason ?? null, 'suspend', trx),
     );
   }
 
   async reactivate(ctx: Ctx, id: string): Promise<CustomerRow> {
     const row = await this.get(ctx, id);
-    this.assertTransition(row, 'reactivate');
+    assertTransition(row, 'reactivate');
     if (isPast(row.access_expires_at)) {
       throw conflict('access_expires_at is in the past; set a future date before reactivating');
     }
@@ -213,12 +182,12 @@ export class CustomerService {
     details: Record<string, unknown> = {},
   ): Promise<StatusChange> {
     const row = await this.getIn(trx, ctx, id);
-    this.assertTransition(row, 'payment_expire', (status) =>
+    assertTransition(row, 'payment_expire', (status) =>
       status === 'EXPIRED'
         ? 'Customer is already EXPIRED'
         : `Customer is ${status}; a payment only expires an ACTIVE or FROZEN customer`,
     );
-    const after = await this.setStatus(ctx, row, 'EXPIRED', reason, 'payment_expire', trx, details);
+    const after = await setStatus(ctx, row, 'EXPIRED', reason, 'payment_expire', trx, details);
     return { from: row.status, row: after };
   }
 
@@ -235,7 +204,7 @@ export class CustomerService {
     details: Record<string, unknown> = {},
   ): Promise<StatusChange> {
     const row = await this.getIn(trx, ctx, id);
-    this.assertTransition(row, 'payment_reactivate', (status) =>
+    assertTransition(row, 'payment_reactivate', (status) =>
       status === 'ACTIVE'
         ? 'Customer is already ACTIVE'
         : `Customer is ${status}; a payment only reactivates a customer a payment expired`,
@@ -265,7 +234,7 @@ export class CustomerService {
       .where('tenant_id', '=', ctx.tenantId)
       .where('customer_id', '=', row.id)
       .execute();
-    return this.setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
+    return setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
   }
 
   /**
@@ -275,12 +244,12 @@ export class CustomerService {
    */
   async freeze(ctx: Ctx, id: string, input: FreezeInput = {}): Promise<CustomerRow> {
     const row = await this.get(ctx, id);
-    this.assertTransition(row, 'freeze');
+    assertTransition(row, 'freeze');
     const listed = input.versions ?? [];
     if (listed.length === 0 && row.status === 'FROZEN') {
       const kept = await this.frozenVersions(ctx, id);
       return transact(this.deps, ctx, ({ db: trx }) =>
-        this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, {
+        setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, {
           all_visible: true,
           count: kept.length,
           versions: kept.slice(0, FREEZE_SUMMARY_MAX),
@@ -304,96 +273,13 @@ export class CustomerService {
       };
     }
     return transact(this.deps, ctx, async ({ db: trx }) => {
-      await trx
-        .deleteFrom('frozen_versions')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('customer_id', '=', id)
-        .execute();
-      for (let i = 0; i < frozen.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('frozen_versions')
-          .values(
-            frozen.slice(i, i + INSERT_CHUNK).map((f) => ({
-              tenant_id: ctx.tenantId,
-              customer_id: id,
-              package_id: f.packageId,
-              version_normalized: f.normalized,
-            })),
-          )
-          .execute();
-      }
-      return this.setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, details);
+      await replaceFrozenSet(trx, ctx.tenantId, id, frozen);
+      return setStatus(ctx, row, 'FROZEN', null, 'freeze', trx, details);
     });
   }
 
   /** The frozen versions of a customer, as package name and pretty version. */
   async frozenVersions(ctx: Ctx, id: string): Promise<{ package: string; version: string }[]> {
-    const rows = await this.db
-      .selectFrom('frozen_versions as f')
-      .innerJoin('packages as p', 'p.id', 'f.package_id')
-      .leftJoin('versions as v', (j) =>
-        j
-          .onRef('v.package_id', '=', 'f.package_id')
-          .onRef('v.version_normalized', '=', 'f.version_normalized'),
-      )
-      .select(['p.name', 'f.version_normalized', 'v.version'])
-      .where('f.tenant_id', '=', ctx.tenantId)
-      .where('f.customer_id', '=', id)
-      .orderBy('p.name')
-      .orderBy('f.version_normalized')
-      .execute();
-    return rows.map((r) => ({ package: r.name, version: r.version ?? r.version_normalized }));
-  }
-
-  private assertTransition(
-    row: CustomerRow,
-    op: keyof typeof TRANSITIONS,
-    message: (status: string) => string = (status) =>
-      `Cannot ${op} a customer whose status is ${status}`,
-  ): void {
-    const allowed: readonly string[] = TRANSITIONS[op];
-    if (!allowed.includes(row.status)) throw conflict(message(row.status));
-  }
-
-  private async setStatus(
-    ctx: Ctx,
-    row: CustomerRow,
-    status: CustomerStatus,
-    reason: string | null,
-    operation: keyof typeof TRANSITIONS,
-    db: Db,
-    details: Record<string, unknown> = {},
-  ): Promise<CustomerRow> {
-    const updated_at = nowIso();
-    const source = STATUS_SOURCE[operation] ?? null;
-    // Only from the status this transition was checked against: a concurrent change (another
-    // delivery, an admin) makes this one a 409 instead of silently overwriting it.
-    const result = await db
-      .updateTable('customers')
-      .set({ status, status_reason: reason, status_source: source, updated_at })
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('id', '=', row.id)
-      .where('status', '=', row.status)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      throw conflict(CHANGED_MEANWHILE);
-    }
-    const tx = requireUnit(db);
-    await tx.audit({
-      action: `customer.${operation}`,
-      target: { type: 'customer', id: row.id },
-      summary: { from: row.status, to: status, reason, ...details },
-    });
-    tx.accessChanged();
-    tx.publish({
-      type: 'customer.activity',
-      tenantId: ctx.tenantId,
-      customerId: row.id,
-      activity: 'STATUS_CHANGED',
-      package: null,
-      version: null,
-      at: updated_at,
-    });
-    return { ...row, status, status_reason: reason, status_source: source, updated_at };
+    return listFrozenVersions(this.db, ctx.tenantId, id);
   }
 }

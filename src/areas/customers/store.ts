@@ -1,6 +1,7 @@
 import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { CustomersTable } from '../../infra/db/schema.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -10,7 +11,7 @@ export async function findCustomer(
   tenantId: string,
   id: string,
 ): Promise<CustomerRow | undefined> {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('customers')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -23,7 +24,7 @@ export async function findCustomerByExternalId(
   tenantId: string,
   externalId: string,
 ): Promise<CustomerRow | undefined> {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('customers')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -36,7 +37,7 @@ export async function listCustomers(
   tenantId: string,
   filter: { status?: string; offset: number; limit: number },
 ): Promise<{ rows: CustomerRow[]; total: number }> {
-  let base = db.selectFrom('customers').where('tenant_id', '=', tenantId);
+  let base = forTenant(db, tenantId).selectFrom('customers').where('tenant_id', '=', tenantId);
   if (filter.status) base = base.where('status', '=', filter.status);
   return pageOf(
     base,
@@ -46,7 +47,7 @@ export async function listCustomers(
 }
 
 export async function insertCustomer(db: Db, row: CustomerRow): Promise<void> {
-  await db.insertInto('customers').values(row).execute();
+  await forTenant(db, row.tenant_id).insertInto('customers').values(row).execute();
 }
 
 export async function updateCustomer(
@@ -55,7 +56,7 @@ export async function updateCustomer(
   id: string,
   patch: Partial<Omit<CustomerRow, 'id' | 'tenant_id' | 'created_at'>>,
 ): Promise<void> {
-  await db
+  await forTenant(db, tenantId)
     .updateTable('customers')
     .set(patch)
     .where('tenant_id', '=', tenantId)
@@ -64,7 +65,7 @@ export async function updateCustomer(
 }
 
 export async function deleteCustomer(db: Db, tenantId: string, id: string): Promise<boolean> {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('customers')
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)

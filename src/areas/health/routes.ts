@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import type { FastifyBaseLogger } from 'fastify';
 import type { App } from '../../http/app-types.js';
 
 const CHECK_TIMEOUT_MS = 5000;
@@ -11,8 +12,15 @@ const ReadinessSchema = Type.Object({
   checks: Type.Object({ database: Status, storage: Status }),
 });
 
-/** Resolves 'ok' when the probe succeeds within the timeout, else 'failed' (never throws). */
-async function probe(run: () => Promise<unknown>): Promise<'ok' | 'failed'> {
+/**
+ * Resolves 'ok' when the probe succeeds within the timeout, else 'failed' (never throws); the
+ * cause of a failure is logged with the check's name (the answer itself reveals nothing).
+ */
+async function probe(
+  check: string,
+  run: () => Promise<unknown>,
+  log: FastifyBaseLogger,
+): Promise<'ok' | 'failed'> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
@@ -20,7 +28,8 @@ async function probe(run: () => Promise<unknown>): Promise<'ok' | 'failed'> {
   try {
     await Promise.race([run(), timeout]);
     return 'ok';
-  } catch {
+  } catch (err) {
+    log.warn({ err, check }, 'readiness probe failed');
     return 'failed';
   } finally {
     clearTimeout(timer);
@@ -52,8 +61,8 @@ export async function healthRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const [database, store] = await Promise.all([
-        probe(() => sql`select 1`.execute(db)),
-        probe(() => storage.check()),
+        probe('database', () => sql`select 1`.execute(db), request.log),
+        probe('storage', () => storage.check(), request.log),
       ]);
       const ok = database === 'ok' && store === 'ok';
       if (!ok) request.log.warn({ database, storage: store }, 'readiness check failed');

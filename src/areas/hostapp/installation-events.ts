@@ -1,12 +1,16 @@
 import type { Ctx } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
-import type { Db, Dialect } from '../../infra/db/connection.js';
-import { recordAudit } from '../audit/record.js';
+import type { Dialect } from '../../infra/db/connection.js';
+import { transact } from '../../unit-of-work.js';
+import type { UnitOfWorkDeps } from '../../unit-of-work.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import * as store from './store.js';
 import type { InstallationRow } from './store.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
+
+/** The database and where a unit of work's effects go. */
+export type InstallationDeps = UnitOfWorkDeps & { dialect: Dialect };
 
 /**
  * An installation or installation_repositories event: keeps the installation list current.
@@ -17,12 +21,13 @@ import { isUniqueViolation } from '../../infra/db/errors.js';
  * null and rows arrive unclaimed (tenant_id null) until a registry claims them.
  */
 export async function applyInstallationEvent(
-  db: Db,
-  dialect: Dialect,
+  deps: InstallationDeps,
+  ctx: Ctx,
   event: string,
   payload: unknown,
   claimant: Ctx | null = null,
 ): Promise<WebhookResult> {
+  const { db, dialect } = deps;
   const body = (payload ?? {}) as Record<string, unknown>;
   const action = typeof body.action === 'string' ? body.action : '';
   const installation = installationOf(body.installation);
@@ -58,7 +63,7 @@ export async function applyInstallationEvent(
     // order) recorded it. Other actions never claim a row that is there unclaimed: it was
     // detached by an admin, or recorded before this server claimed on arrival.
     const claimExisting = action === 'created' ? claimant : null;
-    await upsert(db, existing, hostId, patch, now, claimant, claimExisting);
+    await upsert(deps, existing, hostId, patch, now, claimant, claimExisting);
     return {
       status: 'processed',
       message: `installation ${hostId} (${installation.login}) ${action}`,
@@ -90,10 +95,10 @@ export async function applyInstallationEvent(
   });
   // A first sight of the installation inserts it; when a concurrent delivery inserted it first
   // (unique violation), merge into that row like any other.
-  const inserted = !existing && (await tryInsert(db, hostId, patchFor([]), now, claimant));
+  const inserted = !existing && (await tryInsert(deps, hostId, patchFor([]), now, claimant));
   if (!inserted) {
     // Read, merge and write under a row lock: two deliveries at once must not lose a repository.
-    await db.transaction().execute(async (trx) => {
+    await transact(deps, ctx, async ({ db: trx }) => {
       const locked = await store.findByHostId(trx, hostId, dialect === 'postgres');
       await store.updateByHostId(trx, hostId, patchFor(locked ? store.repositoriesOf(locked) : []));
     });
@@ -109,7 +114,7 @@ export async function applyInstallationEvent(
  * any). An unclaimed existing row is claimed by `claimExisting`, if any.
  */
 async function upsert(
-  db: Db,
+  deps: InstallationDeps,
   existing: InstallationRow | undefined,
   hostId: string,
   patch: store.InstallationPatch,
@@ -119,15 +124,15 @@ async function upsert(
 ): Promise<void> {
   let row = existing;
   if (!row) {
-    if (await tryInsert(db, hostId, patch, now, claimant)) return;
+    if (await tryInsert(deps, hostId, patch, now, claimant)) return;
     // A concurrent delivery (or claim) inserted it first: apply the change to that row.
-    row = await store.findByHostId(db, hostId);
+    row = await store.findByHostId(deps.db, hostId);
   }
   if (row && row.tenant_id === null && claimExisting && patch.status !== 'deleted') {
-    await claimUnclaimed(db, row, hostId, patch, now, claimExisting);
+    await claimUnclaimed(deps, row, hostId, patch, now, claimExisting);
     return;
   }
-  await store.updateByHostId(db, hostId, patch);
+  await store.updateByHostId(deps.db, hostId, patch);
 }
 
 /**
@@ -136,7 +141,7 @@ async function upsert(
  * violation: a concurrent delivery or claim inserted it first); nothing was written then.
  */
 async function tryInsert(
-  db: Db,
+  deps: InstallationDeps,
   hostId: string,
   patch: store.InstallationPatch,
   now: string,
@@ -146,14 +151,14 @@ async function tryInsert(
   const row = store.newInstallationRow(newId(), hostId, patch, now, owner?.tenantId ?? null);
   try {
     if (!owner) {
-      await store.insertInstallation(db, row);
+      await store.insertInstallation(deps.db, row);
       return true;
     }
     // The insert and its audit entry commit together; a unique violation rolls both back (and
     // on PostgreSQL the failed transaction is over before the caller touches the row again).
-    await db.transaction().execute(async (trx) => {
-      await store.insertInstallation(trx, row);
-      await recordAudit(trx, owner, store.claimAuditEntry(row));
+    await transact(deps, owner, async (tx) => {
+      await store.insertInstallation(tx.db, row);
+      await tx.audit(store.claimAuditEntry(row));
     });
     return true;
   } catch (err) {
@@ -164,14 +169,15 @@ async function tryInsert(
 
 /** Claims an unclaimed row for `owner`; when someone claimed it meanwhile, only updates it. */
 async function claimUnclaimed(
-  db: Db,
+  deps: InstallationDeps,
   row: InstallationRow,
   hostId: string,
   patch: store.InstallationPatch,
   now: string,
   owner: Ctx,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(deps, owner, async (tx) => {
+    const trx = tx.db;
     // claimRow only takes a row that is still unclaimed (tenant_id null): atomic on both dialects.
     const claimed = await store.claimRow(trx, row.id, owner.tenantId, {
       ...patch,
@@ -181,7 +187,7 @@ async function claimUnclaimed(
       await store.updateByHostId(trx, hostId, patch);
       return;
     }
-    await recordAudit(trx, owner, store.claimAuditEntry({ ...row, ...patch }));
+    await tx.audit(store.claimAuditEntry({ ...row, ...patch }));
   });
 }
 

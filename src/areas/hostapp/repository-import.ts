@@ -27,10 +27,13 @@ export async function importRepositories(
   packages: Packages,
   row: InstallationRow,
   repos: GitHubRepository[],
+  /** The task's: a stop between repositories leaves the ones imported so far. */
+  signal?: AbortSignal,
 ): Promise<SyncResult> {
   const result: SyncResult = { added: [], updated: [], skipped: [] };
   const seen = new Map<string, string>();
   for (const repo of repos) {
+    signal?.throwIfAborted();
     const skip = (reason: string) => result.skipped.push({ repository: repo.full_name, reason });
     if (!repo.default_branch) {
       skip('the repository is empty (no default branch)');

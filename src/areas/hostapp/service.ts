@@ -1,18 +1,18 @@
 import type { Actor, AdminLevel, Ctx, Deps } from '../../context.js';
 import { ADMIN_LEVELS, nowIso } from '../../context.js';
 import { AppError, conflict, featureNotAvailable, notFound } from '../../errors.js';
-import { newId } from '../../infra/crypto.js';
 import type { GitCredentials } from '../../infra/git/index.js';
 import type { CredentialSource } from '../sync/credentials.js';
-import { recordAudit } from '../audit/record.js';
+import { transact } from '../../unit-of-work.js';
 import { repositoryKey } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import { GitHubAppClient } from './github-api.js';
 import type { GitHubRepository } from './github-api.js';
 import * as store from './store.js';
-import { isUniqueViolation } from '../../infra/db/errors.js';
 import { applyInstallationEvent } from './installation-events.js';
 import { importRepositories } from './repository-import.js';
+import { canonicalHostId, claimInstallation } from './claim.js';
+import { installationCredentials } from './installation-credentials.js';
 import type { TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import type { Packages, SyncResult } from './repository-import.js';
@@ -143,81 +143,16 @@ export class HostAppService implements CredentialSource {
     ctx: Ctx,
     installationId: string | number,
   ): Promise<{ row: InstallationRow; created: boolean }> {
-    const api = this.api();
-    const hostId = canonicalHostId(String(installationId));
-    const remote = await api.installation(hostId);
-    if (!remote) throw notFound(`Installation ${hostId} of this GitHub App`);
-    const existing = await store.findByHostId(this.db, hostId);
-    if (existing?.tenant_id && existing.tenant_id !== ctx.tenantId) {
-      throw conflict(`Installation ${hostId} is already claimed by another registry`);
-    }
-    const status = remote.suspended_at ? 'suspended' : 'active';
-    // The repository list decides which repositories lend credentials: read it now.
-    const repositories =
-      status === 'active' ? (await api.repositories(hostId)).map((r) => r.full_name) : null;
-    const now = nowIso();
-    const patch: store.InstallationPatch = {
-      account_login: remote.account?.login ?? existing?.account_login ?? '',
-      account_type: remote.account?.type ?? existing?.account_type ?? 'Organization',
-      repository_selection: remote.repository_selection,
-      status,
-      ...(repositories ? { repositories: JSON.stringify(repositories) } : {}),
-      updated_at: now,
-    };
-    if (existing?.tenant_id === ctx.tenantId) {
-      await store.updateByHostId(this.db, hostId, patch);
-      return { row: await this.get(ctx, existing.id), created: false };
-    }
-    const id = existing?.id ?? newId();
-    try {
-      await this.claimInTransaction(ctx, id, hostId, existing, patch, now);
-    } catch (err) {
-      // Another claim, or (outside Cloud) the installation webhook claiming on arrival, got
-      // there first: when that was for this tenant the installation is ours, as a re-claim.
-      if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
-      const current = await store.findByHostId(this.db, hostId);
-      if (current?.tenant_id !== ctx.tenantId) throw err;
-      await store.updateByHostId(this.db, hostId, patch);
-      return { row: await this.get(ctx, current.id), created: false };
-    }
-    return { row: await this.get(ctx, id), created: true };
-  }
-
-  /** Inserts (when new) and claims the installation with its audit entry; CONFLICT if taken. */
-  private async claimInTransaction(
-    ctx: Ctx,
-    id: string,
-    hostId: string,
-    existing: InstallationRow | undefined,
-    patch: store.InstallationPatch,
-    now: string,
-  ): Promise<void> {
-    const meanwhile = () => conflict(`Installation ${hostId} was claimed meanwhile`);
-    await this.db.transaction().execute(async (trx) => {
-      if (!existing) {
-        try {
-          await store.insertInstallation(trx, store.newInstallationRow(id, hostId, patch, now));
-        } catch (err) {
-          if (isUniqueViolation(err)) throw meanwhile();
-          throw err;
-        }
-      }
-      const claimed = await store.claimRow(trx, id, ctx.tenantId, { ...patch, claimed_at: now });
-      if (claimed === 0) throw meanwhile();
-      await recordAudit(
-        trx,
-        ctx,
-        store.claimAuditEntry(store.newInstallationRow(id, hostId, patch, now)),
-      );
-    });
+    const { id, created } = await claimInstallation(this.deps, this.api(), ctx, installationId);
+    return { row: await this.get(ctx, id), created };
   }
 
   /** Detaches the installation from this tenant; its packages stay (they lose its token). */
   async remove(ctx: Ctx, id: string): Promise<void> {
     const row = await this.get(ctx, id);
-    await this.db.transaction().execute(async (trx) => {
-      await store.detach(trx, ctx.tenantId, row.id, nowIso());
-      await recordAudit(trx, ctx, {
+    await transact(this.deps, ctx, async (tx) => {
+      await store.detach(tx.db, ctx.tenantId, row.id, nowIso());
+      await tx.audit({
         action: 'hostapp.remove',
         target: { type: 'hostapp_installation', id: row.id },
         summary: {
@@ -274,67 +209,33 @@ export class HostAppService implements CredentialSource {
   }
 
   /** The `hostapp.sync` task, run by a worker on behalf of the admin who queued it. */
-  runSync(tenantId: string, id: string, requestedBy: unknown = null): Promise<SyncResult> {
-    return this.sync({ tenantId, actor: adminActorOf(requestedBy) }, id);
+  runSync(
+    tenantId: string,
+    id: string,
+    requestedBy: unknown = null,
+    signal?: AbortSignal,
+  ): Promise<SyncResult> {
+    return this.sync({ tenantId, actor: adminActorOf(requestedBy) }, id, signal);
   }
 
   /** Imports the installation's repositories holding a composer.json as packages. */
-  async sync(ctx: Ctx, id: string): Promise<SyncResult> {
+  async sync(ctx: Ctx, id: string, signal?: AbortSignal): Promise<SyncResult> {
     const row = await this.activeInstallation(ctx, id);
     const api = this.api();
     const packages = this.packages?.();
     if (!packages) throw new AppError('INTERNAL_ERROR', 'Package service not wired');
     const repos = await api.repositories(row.host_installation_id);
     await this.rememberRepositories(row, repos);
-    return importRepositories(ctx, this.db, api, packages, row, repos);
+    return importRepositories(ctx, this.db, api, packages, row, repos, signal);
   }
 
   /**
    * Credentials for cloning `url`: an installation token when the URL is a repository on the
-   * configured GitHub, owned by the account of an active installation this tenant claimed that
-   * covers it. Otherwise null, and the next source (OAuth connections) is asked.
+   * configured GitHub covered by an active installation this tenant claimed (installation-credentials.ts).
    */
-  async forRepository(tenantId: string, url: string): Promise<GitCredentials | null> {
-    if (!this.configured) return null;
-    const repo = this.repositoryOf(url);
-    if (!repo) return null;
-    const rows = await store.activeClaimed(this.db, tenantId);
-    const fullName = `${repo.owner}/${repo.name}`.toLowerCase();
-    const row = rows.find(
-      (r) =>
-        r.account_login.toLowerCase() === repo.owner.toLowerCase() &&
-        (r.repository_selection === 'all' ||
-          store.repositoriesOf(r).some((n) => n.toLowerCase() === fullName)),
-    );
-    if (!row) return null;
-    try {
-      const token = await this.api().installationToken(row.host_installation_id);
-      return { username: 'x-access-token', password: token };
-    } catch (err) {
-      // GitHub refused or is down: let the next source (or an anonymous clone) try.
-      this.deps.log.warn(
-        { err, tenant: tenantId, installation: row.host_installation_id, repository: fullName },
-        'GitHub App installation token could not be minted',
-      );
-      return null;
-    }
-  }
-
-  /** owner/name of an http(s) URL on the configured GitHub, or null. */
-  private repositoryOf(url: string): { owner: string; name: string } | null {
-    let parsed: URL;
-    let origin: string;
-    try {
-      parsed = new URL(url);
-      origin = new URL(this.deps.config.github.url).origin;
-    } catch {
-      return null;
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
-    if (parsed.origin !== origin) return null;
-    const match = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(parsed.pathname);
-    if (!match?.[1] || !match[2]) return null;
-    return { owner: decodeURIComponent(match[1]), name: decodeURIComponent(match[2]) };
+  forRepository(tenantId: string, url: string): Promise<GitCredentials | null> {
+    if (!this.configured) return Promise.resolve(null);
+    return installationCredentials(this.deps, () => this.api(), tenantId, url);
   }
 
   /**
@@ -347,7 +248,7 @@ export class HostAppService implements CredentialSource {
     const claimant: Ctx | null = hasFeature(this.deps.config.edition, 'tenants')
       ? null
       : { ...ctx, tenantId: DEFAULT_TENANT_ID };
-    return applyInstallationEvent(this.db, this.deps.dialect, event, payload, claimant);
+    return applyInstallationEvent(this.deps, ctx, event, payload, claimant);
   }
 
   private async activeInstallation(ctx: Ctx, id: string): Promise<InstallationRow> {
@@ -393,11 +294,4 @@ function adminActorOf(value: unknown): Actor {
     return { kind: 'cma', id: actor.id, level: actor.level as AdminLevel };
   }
   return { kind: 'system', id: null };
-}
-
-/** GitHub's numeric id without leading zeros, as stored. */
-function canonicalHostId(id: string): string {
-  const trimmed = id.trim();
-  if (!/^[0-9]{1,20}$/.test(trimmed) || /^0+$/.test(trimmed)) throw notFound('Installation');
-  return trimmed.replace(/^0+/, '');
 }

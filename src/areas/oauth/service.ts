@@ -5,7 +5,7 @@ import { invalid, notFound, upstreamError } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { PageWindow } from '../../infra/db/page.js';
-import { recordAudit } from '../audit/record.js';
+import { transact } from '../../unit-of-work.js';
 import { OAuthClients } from './clients.js';
 import { OAuthCredentials } from './credentials.js';
 import { presentStatus } from './presenter.js';
@@ -64,14 +64,16 @@ export class OAuthService {
     const verifier = generateCodeVerifier();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + STATE_TTL_MS).toISOString();
-    await store.deleteExpiredStates(this.deps.db, ctx.tenantId, now.toISOString());
-    await store.insertState(this.deps.db, {
-      state,
-      tenant_id: ctx.tenantId,
-      provider,
-      code_verifier: verifier,
-      created_at: now.toISOString(),
-      expires_at: expiresAt,
+    await transact(this.deps, ctx, async ({ db }) => {
+      await store.deleteExpiredStates(db, ctx.tenantId, now.toISOString());
+      await store.insertState(db, {
+        state,
+        tenant_id: ctx.tenantId,
+        provider,
+        code_verifier: verifier,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      });
     });
     const url = client.createAuthorizationURLWithPKCE(
       spec.authorizeUrl,
@@ -154,12 +156,12 @@ export class OAuthService {
   /** Forgets the connection and its tokens; syncs stop using them at once. */
   async disconnect(ctx: Ctx, provider: OAuthProvider): Promise<void> {
     const spec = this.spec(provider);
-    await this.deps.db.transaction().execute(async (trx) => {
-      const row = await store.findConnection(trx, ctx.tenantId, provider);
-      if (!row || !(await store.deleteConnection(trx, ctx.tenantId, provider))) {
+    await transact(this.deps, ctx, async (tx) => {
+      const row = await store.findConnection(tx.db, ctx.tenantId, provider);
+      if (!row || !(await store.deleteConnection(tx.db, ctx.tenantId, provider))) {
         throw notFound(`${spec.label} connection`);
       }
-      await recordAudit(trx, ctx, {
+      await tx.audit({
         action: 'oauth.disconnect',
         target: { type: 'oauth_connection', id: provider },
         summary: { provider, account_login: row.account_login },
@@ -219,10 +221,10 @@ export class OAuthService {
       updated_at: now,
     };
     const write = () =>
-      this.deps.db.transaction().execute(async (trx) => {
-        const replaced = await store.deleteConnection(trx, ctx.tenantId, provider);
-        await store.insertConnection(trx, row);
-        await recordAudit(trx, ctx, {
+      transact(this.deps, ctx, async (tx) => {
+        const replaced = await store.deleteConnection(tx.db, ctx.tenantId, provider);
+        await store.insertConnection(tx.db, row);
+        await tx.audit({
           action: 'oauth.connect',
           target: { type: 'oauth_connection', id: provider },
           summary: {

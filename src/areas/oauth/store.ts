@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import { pageOf } from '../../infra/db/page.js';
 import type { PageWindow } from '../../infra/db/page.js';
 import type { OAuthConnectionsTable, OAuthStatesTable } from '../../infra/db/schema.js';
@@ -30,7 +31,7 @@ export async function takeState(
 
 /** Forgets the tenant's authorizations nobody finished. */
 export async function deleteExpiredStates(db: Db, tenantId: string, now: string): Promise<void> {
-  await db
+  await forTenant(db, tenantId)
     .deleteFrom('oauth_states')
     .where('tenant_id', '=', tenantId)
     .where('expires_at', '<=', now)
@@ -42,7 +43,7 @@ export async function findConnection(
   tenantId: string,
   provider: string,
 ): Promise<OAuthConnectionRow | undefined> {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('oauth_connections')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -68,7 +69,7 @@ export async function deleteConnection(
   tenantId: string,
   provider: string,
 ): Promise<boolean> {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('oauth_connections')
     .where('tenant_id', '=', tenantId)
     .where('provider', '=', provider)

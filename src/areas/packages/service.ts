@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../infra/db/errors.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
 import { rebuildPackageMetadata } from '../../composer/metadata.js';
 import { customerPackageAccess } from '../../composer/visibility.js';
+import { recountStorage } from '../usage/storage-counter.js';
 import type { EnqueueOptions, TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
 import { SYNC_TASK } from '../tasks/schema.js';
@@ -142,6 +143,7 @@ export class PackageService {
         .where('tenant_id', '=', ctx.tenantId)
         .where('id', 'in', ids)
         .execute();
+      await recountStorage(trx, ctx.tenantId);
       await recordAudit(trx, ctx, {
         action: 'package.delete',
         target: { type: 'package', id: row.name },

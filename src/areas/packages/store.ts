@@ -1,13 +1,14 @@
 import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { PackagesTable, VersionsTable } from '../../infra/db/schema.js';
 
 export type PackageRow = Selectable<PackagesTable>;
 export type VersionRow = Selectable<VersionsTable>;
 
 export async function findPackageByName(db: Db, tenantId: string, name: string) {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('packages')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -16,7 +17,7 @@ export async function findPackageByName(db: Db, tenantId: string, name: string) 
 }
 
 export async function findPackageById(db: Db, tenantId: string, id: string) {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('packages')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -26,7 +27,7 @@ export async function findPackageById(db: Db, tenantId: string, id: string) {
 
 /** The tenant's git-synced packages whose repository key is one of `keys`, by name. */
 export async function findPackagesByRepositoryKeys(db: Db, tenantId: string, keys: string[]) {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('packages')
     .select(['id', 'name'])
     .where('tenant_id', '=', tenantId)
@@ -78,7 +79,7 @@ export async function packagesByName(
   names: readonly string[],
 ): Promise<Map<string, PackageRow>> {
   if (names.length === 0) return new Map();
-  const rows = await db
+  const rows = await forTenant(db, tenantId)
     .selectFrom('packages')
     .selectAll()
     .where('tenant_id', '=', tenantId)

@@ -77,6 +77,8 @@ export class ProxyAdmin {
 
   async stats(ctx: Ctx, query: { from?: string; to?: string }) {
     const { from, to } = resolveRange(query);
+    // This process's hits counted since the last batch write (other nodes' within a second).
+    await this.proxy.hits.flush();
     const counters = await this.db
       .selectFrom('proxy_counters')
       .select(['metric', (eb) => eb.fn.sum<number>('value').as('total')])

@@ -30,7 +30,11 @@ export async function distProxyRoutes(app: App): Promise<void> {
         req.tenantId,
         customerCredentials(req.headers.authorization),
       );
-      if (!file.endsWith('.zip') || !(await composer.isPublicFor(principal, name))) {
+      if (
+        !file.endsWith('.zip') ||
+        !(await composer.isPublicFor(principal, name)) ||
+        !(await composer.allowsPublicVersion(principal, name, version))
+      ) {
         throw notFound(`Archive ${name}/${version}/${file}`);
       }
       const tenantId = principal.customer.tenant_id;

@@ -5,6 +5,7 @@ import { notFound, upstreamError } from '../../errors.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
 import { render } from '../composer-repository/response-cache.js';
 import type { RenderedDocument } from '../composer-repository/response-cache.js';
+import type { PackageAdvisories } from '../composer-repository/service.js';
 import { readP2Document } from './minifier.js';
 import type { UpstreamEntry } from './minifier.js';
 import {
@@ -16,6 +17,7 @@ import {
 } from './documents.js';
 import { UpstreamHealth } from './health.js';
 import * as store from './store.js';
+import { ProxyHitCounter } from './hit-counter.js';
 import type { DocumentRow, ProxyKind } from './store.js';
 import { UpstreamClient, UpstreamFailure } from './upstream.js';
 import { ArchiveFetcher } from './archives.js';
@@ -52,12 +54,24 @@ export class ProxyService {
   /** Rendered public documents per tenant: every customer of a tenant gets the same bytes. */
   private readonly memo = new Map<string, Memo>();
   private readonly refreshing = new Map<string, Promise<DocumentRow | undefined>>();
+  /** Called after a fetch changed the kept versions of `name` (the advisory scan listens). */
+  onKept: ((tenantId: string, name: string) => void) | null = null;
+  /** The advisories each public p2 document carries (areas/advisories), when the edition has them. */
+  advisories: PackageAdvisories | null = null;
+
+  /** Metadata cache hits, written in batches (hit-counter.ts). */
+  readonly hits: ProxyHitCounter;
 
   constructor(private readonly deps: Deps) {
+    this.hits = new ProxyHitCounter(deps.db, deps.log);
     const settings = deps.config.proxy;
     const on = settings.upstreamUrl !== null && hasFeature(deps.config.edition, 'proxy');
     this.upstream = on
-      ? new UpstreamClient({ ...settings, upstreamUrl: settings.upstreamUrl! })
+      ? new UpstreamClient({
+          ...settings,
+          upstreamUrl: settings.upstreamUrl!,
+          blockPrivateHosts: deps.config.blockPrivateGitHosts,
+        })
       : null;
     this.health = on ? new UpstreamHealth(deps.db, settings.upstreamUrl!) : null;
     this.archives =
@@ -86,7 +100,7 @@ export class ProxyService {
     const generation = this.deps.generations.current(tenantId);
     const memo = this.memo.get(key);
     if (memo && memo.generation === generation && Date.now() < memo.validUntilMs) {
-      await store.count(this.deps.db, tenantId, 'metadata_hits');
+      this.hits.hit(tenantId);
       return memo;
     }
     const frozen = await store.isFrozen(this.deps.db, tenantId, name);
@@ -94,7 +108,7 @@ export class ProxyService {
     const ttlMs = this.deps.config.proxy.metadataTtlSeconds * 1000;
     let validUntilMs = frozen ? Number.POSITIVE_INFINITY : 0;
     if (row && (frozen || Date.parse(row.checked_at) + ttlMs > Date.now())) {
-      await store.count(this.deps.db, tenantId, 'metadata_hits');
+      this.hits.hit(tenantId);
       validUntilMs = frozen ? validUntilMs : Date.parse(row.checked_at) + ttlMs;
     } else if (frozen) {
       throw notFound(`Package ${name}${kind === 'dev' ? ' (branches)' : ''}`);
@@ -107,8 +121,22 @@ export class ProxyService {
     }
     if (!row || row.status !== 'ok') throw notFound(`Package ${name}`);
     const entries = JSON.parse(row.entries) as UpstreamEntry[];
-    const body = { packages: { [name]: servedEntries(name, entries, this.deps.config.baseUrl) } };
-    const out: Memo = { doc: render(body, new Date(row.changed_at)), validUntilMs, generation };
+    const body: Record<string, unknown> = {
+      packages: { [name]: servedEntries(name, entries, this.deps.config.baseUrl) },
+    };
+    // A new or changed advisory moves Last-Modified, so If-Modified-Since never keeps it out.
+    let changedMs = Date.parse(row.changed_at);
+    if (this.advisories) {
+      const advisories = await this.advisories.forPackage(tenantId, name);
+      body['security-advisories'] = advisories.records;
+      changedMs = Math.max(changedMs, Math.ceil(advisories.changedMs / 1000) * 1000);
+    }
+    // Answers served again from the Composer response cache (and its fast path) count as hits too.
+    const doc: RenderedDocument = {
+      ...render(body, new Date(changedMs)),
+      onServe: () => this.hits.hit(tenantId),
+    };
+    const out: Memo = { doc, validUntilMs, generation };
     this.memo.set(key, out);
     return out;
   }
@@ -179,6 +207,7 @@ export class ProxyService {
         await store.keepVersions(trx, versionRows(cacheTenant, name, entries));
       });
       if (changed && row) await this.changed(tenantId);
+      if (changed && status === 'ok') this.onKept?.(tenantId, name);
       return next;
     } catch (err) {
       const failure =

@@ -125,16 +125,15 @@ export async function setArchive(
 
 /**
  * Every version held in the kept metadata of a cache tenant, for readers such as the advisory
- * scan: name, version and normalized version, ordered by name.
+ * scan: name, version and normalized version, ordered by name; only `names`' when given.
  */
-export function keptVersions(db: Db, cacheTenant: string) {
-  return db
+export function keptVersions(db: Db, cacheTenant: string, names?: readonly string[]) {
+  let q = db
     .selectFrom('proxy_versions')
     .select(['name', 'version', 'version_normalized', 'reference'])
-    .where('tenant_id', '=', cacheTenant)
-    .orderBy('name')
-    .orderBy('version_normalized')
-    .execute();
+    .where('tenant_id', '=', cacheTenant);
+  if (names) q = q.where('name', 'in', names.length ? [...names] : ['']);
+  return q.orderBy('name').orderBy('version_normalized').execute();
 }
 
 export async function isFrozen(db: Db, tenantId: string, name: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 import type { ProxySettings } from '../../config-proxy.js';
+import { PrivateArchiveHost, fetchPublicOnly } from './archive-hosts.js';
 
 /**
  * Why an upstream request failed. `unreachable` (connection refused, timeout, 5xx, 429) means the
@@ -68,22 +69,35 @@ function describe(err: unknown): UpstreamFailure {
 export class UpstreamClient {
   readonly base: URL;
 
-  constructor(private readonly settings: ProxySettings & { upstreamUrl: string }) {
+  constructor(
+    private readonly settings: ProxySettings & { upstreamUrl: string; blockPrivateHosts: boolean },
+  ) {
     this.base = new URL(settings.upstreamUrl);
   }
 
-  /** GET with manual redirects: a redirect off the site (or off the host, when `exact`) is refused. */
-  private async get(url: URL, headers: Record<string, string>, timer: IdleTimer, exact: boolean) {
+  /**
+   * GET with manual redirects: a redirect off the site (or off the host, when `exact`) is refused.
+   * With `publicOnly`, every hop connects to public addresses only (archive-hosts.ts).
+   */
+  private async get(
+    url: URL,
+    headers: Record<string, string>,
+    timer: IdleTimer,
+    exact: boolean,
+    publicOnly = false,
+  ) {
     let current = url;
     for (let hop = 0; ; hop++) {
       let res: Response;
+      const init: RequestInit = {
+        headers: { 'user-agent': 'Packyard-Proxy', ...headers },
+        redirect: 'manual',
+        signal: timer.controller.signal,
+      };
       try {
-        res = await fetch(current, {
-          headers: { 'user-agent': 'Packyard-Proxy', ...headers },
-          redirect: 'manual',
-          signal: timer.controller.signal,
-        });
+        res = publicOnly ? await fetchPublicOnly(current, init) : await fetch(current, init);
       } catch (err) {
+        if (err instanceof PrivateArchiveHost) throw new UpstreamFailure('invalid', err.message);
         throw describe(timer.controller.signal.reason ?? err);
       }
       timer.touch();
@@ -170,7 +184,11 @@ export class UpstreamClient {
   async archive(url: string): Promise<{ body: Readable; done: () => void; bytes: () => number }> {
     const timer = new IdleTimer(this.settings.timeoutMs);
     try {
-      const res = await this.get(new URL(url), { accept: 'application/zip' }, timer, false);
+      const target = new URL(url);
+      // Archives may live anywhere the metadata says; only the configured upstream's own host is
+      // trusted whatever its address (an operator may run a mirror on a private network).
+      const publicOnly = this.settings.blockPrivateHosts && target.hostname !== this.base.hostname;
+      const res = await this.get(target, { accept: 'application/zip' }, timer, false, publicOnly);
       if (res.status !== 200 || !res.body) {
         await res.body?.cancel();
         throw UpstreamClient.statusFailure(res, `the archive host (${new URL(url).host})`);

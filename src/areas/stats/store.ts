@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 
 /** Which downloads a statistic counts: one tenant, a day range (inclusive), optional narrowing. */
 export interface DownloadFilter {
@@ -84,7 +85,7 @@ export async function catalogueCounts(db: Db, tenantId: string) {
 }
 
 export async function findPackage(db: Db, tenantId: string, name: string) {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('packages')
     .select(['id', 'name'])
     .where('tenant_id', '=', tenantId)

@@ -1,10 +1,12 @@
 import type { Deps } from '../../context.js';
-import { CLEANUP_TASK, SYNC_ALL_TASK } from './schema.js';
+import { ADVISORIES_IMPORT_TASK, CLEANUP_TASK, SYNC_ALL_TASK } from './schema.js';
 import type { TaskService } from './service.js';
 
 export interface SchedulerOptions {
   /** Queue `packages.sync_all` this often; 0 turns periodic re-sync off. */
   syncIntervalMinutes: number;
+  /** Queue `advisories.import` this often; 0 (or absent) turns it off. */
+  advisoryIntervalMinutes?: number;
   /** How often the schedule is checked (default one minute). */
   tickMs?: number;
 }
@@ -67,6 +69,11 @@ export class Scheduler {
       if (intervalMs > 0) {
         const period = `${this.options.syncIntervalMinutes}m-${Math.floor(now.getTime() / intervalMs)}`;
         if (await this.tasks.enqueueScheduled(id, SYNC_ALL_TASK, period)) created += 1;
+      }
+      const advisoryMs = (this.options.advisoryIntervalMinutes ?? 0) * 60_000;
+      if (advisoryMs > 0) {
+        const period = `adv-${this.options.advisoryIntervalMinutes}m-${Math.floor(now.getTime() / advisoryMs)}`;
+        if (await this.tasks.enqueueScheduled(id, ADVISORIES_IMPORT_TASK, period)) created += 1;
       }
       if (await this.tasks.enqueueScheduled(id, CLEANUP_TASK, day)) created += 1;
     }

@@ -7,6 +7,8 @@ export const SYNC_TASK = 'package.sync';
 /** Task types a caller may queue through `POST /api/v1/tasks`. */
 export const SYNC_ALL_TASK = 'packages.sync_all';
 export const CLEANUP_TASK = 'cleanup';
+/** Imports every advisory source and matches (areas/advisories). */
+export const ADVISORIES_IMPORT_TASK = 'advisories.import';
 export const PUBLIC_TASK_TYPES = [SYNC_TASK, SYNC_ALL_TASK, CLEANUP_TASK] as const;
 
 const Status = Type.Union([

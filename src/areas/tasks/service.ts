@@ -14,7 +14,11 @@ import { CLEANUP_TASK, SYNC_ALL_TASK, SYNC_TASK } from './schema.js';
 import type { CreateTaskInput, TaskStatus } from './schema.js';
 import * as store from './store.js';
 import type { TaskRow } from './store.js';
-import { recordAudit } from '../audit/record.js';
+import { transact } from '../../unit-of-work.js';
+import { cleanupTenant } from './cleanup.js';
+import type { CleanupResult } from './cleanup.js';
+import { systemCtx } from './system-ctx.js';
+import type { Db } from '../../infra/db/connection.js';
 
 export interface EnqueueOptions {
   /**
@@ -24,13 +28,7 @@ export interface EnqueueOptions {
   afterRunning?: boolean;
 }
 
-/** Finished tasks are kept this long, then the cleanup task removes them. */
-export const FINISHED_TASK_RETENTION_DAYS = 30;
-
 /** Queues background work as rows in the database, where any worker process can claim it. */
-/** How old an unreferenced archive must be before cleanup deletes it. */
-const ORPHAN_ARCHIVE_GRACE_MS = 60 * 60 * 1000;
-
 export class TaskService {
   /** Wakes an in-process worker as soon as work is queued, instead of waiting for its poll. */
   readonly queued = new EventEmitter();
@@ -56,7 +54,10 @@ export class TaskService {
       .row;
   }
 
-  /** Like enqueue, and says whether a new task was created. */
+  /**
+   * Like enqueue, and says whether a new task was created. One unit of work (joining `within`'s
+   * when given): the worker is woken only once the task row has committed.
+   */
   private async enqueueDeduped(
     tenantId: string,
     type: string,
@@ -64,34 +65,43 @@ export class TaskService {
     dedupeKey: string | null,
     auditAs: Ctx | null = null,
     options: EnqueueOptions = {},
+    within?: Db,
   ): Promise<{ row: TaskRow; created: boolean }> {
-    if (dedupeKey) {
-      const statuses = options.afterRunning ? ['pending'] : ['pending', 'running'];
-      const active = await store.findActiveTask(this.deps.db, tenantId, dedupeKey, statuses);
-      if (active) {
-        // A task waiting for its retry runs now when someone asks for the same work again.
-        const now = nowIso();
-        if (active.status === 'pending' && active.run_after > now) {
-          await store.runPendingNow(this.deps.db, active.id, now);
-          this.queued.emit('task');
-          return { row: { ...active, run_after: now }, created: false };
+    const wake = () => {
+      this.queued.emit('task');
+    };
+    return transact(
+      this.deps,
+      auditAs ?? systemCtx(tenantId),
+      async (tx) => {
+        if (dedupeKey) {
+          const statuses = options.afterRunning ? ['pending'] : ['pending', 'running'];
+          const active = await store.findActiveTask(tx.db, tenantId, dedupeKey, statuses);
+          if (active) {
+            // A task waiting for its retry runs now when someone asks for the same work again.
+            const now = nowIso();
+            if (active.status === 'pending' && active.run_after > now) {
+              await store.runPendingNow(tx.db, active.id, now);
+              tx.afterCommit(wake);
+              return { row: { ...active, run_after: now }, created: false };
+            }
+            return { row: active, created: false };
+          }
         }
-        return { row: active, created: false };
-      }
-    }
-    const row = newTaskRow(newId(), tenantId, type, payload, dedupeKey);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx.insertInto('tasks').values(row).execute();
-      if (auditAs) {
-        await recordAudit(trx, auditAs, {
-          action: 'task.queue',
-          target: { type: 'task', id: row.id },
-          summary: { type, payload },
-        });
-      }
-    });
-    this.queued.emit('task');
-    return { row, created: true };
+        const row = newTaskRow(newId(), tenantId, type, payload, dedupeKey);
+        await tx.db.insertInto('tasks').values(row).execute();
+        if (auditAs) {
+          await tx.audit({
+            action: 'task.queue',
+            target: { type: 'task', id: row.id },
+            summary: { type, payload },
+          });
+        }
+        tx.afterCommit(wake);
+        return { row, created: true };
+      },
+      { within },
+    );
   }
 
   /**
@@ -104,16 +114,22 @@ export class TaskService {
     period: string,
     payload: Record<string, unknown> = {},
   ): Promise<boolean> {
-    // Nothing new while the same work is still pending or running (queued by hand, say).
-    if (await store.findActiveTask(this.deps.db, tenantId, type)) return false;
     const digest = crypto.createHash('sha1').update(`${tenantId}\n${period}`).digest('hex');
     const id = `sched:${type}:${digest.slice(0, 24)}`;
-    const created = await store.insertTaskOnce(
-      this.deps.db,
-      newTaskRow(id, tenantId, type, payload, type),
-    );
-    if (created) this.queued.emit('task');
-    return created;
+    return transact(this.deps, systemCtx(tenantId), async (tx) => {
+      // Nothing new while the same work is still pending or running (queued by hand, say).
+      if (await store.findActiveTask(tx.db, tenantId, type)) return false;
+      const created = await store.insertTaskOnce(
+        tx.db,
+        newTaskRow(id, tenantId, type, payload, type),
+      );
+      if (created) {
+        tx.afterCommit(() => {
+          this.queued.emit('task');
+        });
+      }
+      return created;
+    });
   }
 
   async get(ctx: Ctx, id: string): Promise<TaskRow> {
@@ -161,7 +177,10 @@ export class TaskService {
   }
 
   /** The `packages.sync_all` handler: a deduplicated sync per non-artifact package. */
-  async syncAll(tenantId: string): Promise<{ packages: number; queued: number }> {
+  async syncAll(
+    tenantId: string,
+    signal?: AbortSignal,
+  ): Promise<{ packages: number; queued: number }> {
     const packages = await this.deps.db
       .selectFrom('packages')
       .selectAll()
@@ -171,82 +190,39 @@ export class TaskService {
       .execute();
     let queued = 0;
     for (const pkg of packages) {
+      signal?.throwIfAborted();
       if ((await this.queuePackageSync(pkg)).created) queued += 1;
     }
     return { packages: packages.length, queued };
   }
 
-  /**
-   * The `cleanup` handler: removes customer tokens past their expiry, tasks finished more than
-   * FINISHED_TASK_RETENTION_DAYS ago (webhook deliveries and their replay receipts too), and
-   * archives no version refers to any more.
-   */
-  async cleanup(tenantId: string): Promise<{
-    expired_tokens: number;
-    old_tasks: number;
-    old_webhook_deliveries: number;
-    orphan_archives: number;
-  }> {
-    const now = new Date();
-    const before = new Date(now.getTime() - FINISHED_TASK_RETENTION_DAYS * 86_400_000);
-    const expired_tokens = await store.deleteExpiredCustomerTokens(
-      this.deps.db,
-      tenantId,
-      now.toISOString(),
-    );
-    const old_tasks = await store.deleteFinishedTasks(this.deps.db, tenantId, before.toISOString());
-    const old_webhook_deliveries = await store.deleteOldWebhookRecords(
-      this.deps.db,
-      tenantId,
-      before.toISOString(),
-      now.toISOString(),
-    );
-    const orphan_archives = await this.deleteOrphanArchives(tenantId, now);
-    return { expired_tokens, old_tasks, old_webhook_deliveries, orphan_archives };
-  }
-
-  /**
-   * Archives of versions that were deleted (tags removed, packages deleted). Only files older
-   * than an hour go: a running sync writes its archives before the versions that use them.
-   */
-  private async deleteOrphanArchives(tenantId: string, now: Date): Promise<number> {
-    const used = new Set(
-      (
-        await this.deps.db
-          .selectFrom('versions')
-          .select('dist_key')
-          .where('tenant_id', '=', tenantId)
-          .execute()
-      ).map((r) => r.dist_key),
-    );
-    const cutoff = now.getTime() - ORPHAN_ARCHIVE_GRACE_MS;
-    let deleted = 0;
-    for await (const object of this.deps.storage.list(`${tenantId}/`)) {
-      if (used.has(object.key) || object.modifiedAt.getTime() > cutoff) continue;
-      await this.deps.storage.delete(object.key);
-      deleted += 1;
-    }
-    return deleted;
+  /** The `cleanup` handler (cleanup.ts). */
+  cleanup(tenantId: string, signal?: AbortSignal): Promise<CleanupResult> {
+    return cleanupTenant(this.deps, tenantId, signal);
   }
 
   /** Same task, dedupe key and package state as PackageService's sync request. */
   private async queuePackageSync(pkg: PackageRow, auditAs: Ctx | null = null) {
-    const queued = await this.enqueueDeduped(
-      pkg.tenant_id,
-      SYNC_TASK,
-      { package_id: pkg.id, package: pkg.name },
-      `sync:${pkg.id}`,
-      auditAs,
-    );
-    if (queued.row.status === 'pending') {
-      await this.deps.db
-        .updateTable('packages')
-        .set({ sync_status: 'pending' })
-        .where('id', '=', pkg.id)
-        .where('sync_status', '!=', 'running')
-        .execute();
-    }
-    return queued;
+    return transact(this.deps, auditAs ?? systemCtx(pkg.tenant_id), async (tx) => {
+      const queued = await this.enqueueDeduped(
+        pkg.tenant_id,
+        SYNC_TASK,
+        { package_id: pkg.id, package: pkg.name },
+        `sync:${pkg.id}`,
+        auditAs,
+        {},
+        tx.db,
+      );
+      if (queued.row.status === 'pending') {
+        await tx.db
+          .updateTable('packages')
+          .set({ sync_status: 'pending' })
+          .where('id', '=', pkg.id)
+          .where('sync_status', '!=', 'running')
+          .execute();
+      }
+      return queued;
+    });
   }
 }
 

@@ -160,7 +160,8 @@ export async function deleteExpiredCustomerTokens(db: Db, tenantId: string, now:
 
 /**
  * Deletes webhook deliveries and replay receipts received before `before`, and OAuth
- * authorizations that were never completed (their state expired).
+ * authorizations that were never completed (their state expired). Several deletes: run it in a
+ * unit of work (transact), so they commit together.
  */
 export async function deleteOldWebhookRecords(
   db: Db,
@@ -168,32 +169,50 @@ export async function deleteOldWebhookRecords(
   before: string,
   now: string,
 ) {
-  return db.transaction().execute(async (trx) => {
-    const old = trx
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('tenant_id', '=', tenantId)
-      .where('received_at', '<', before);
-    await trx
-      .deleteFrom('webhook_delivery_packages')
-      .where('tenant_id', '=', tenantId)
-      .where('delivery_id', 'in', old)
-      .execute();
-    const deliveries = await trx
-      .deleteFrom('webhook_deliveries')
-      .where('tenant_id', '=', tenantId)
-      .where('received_at', '<', before)
-      .executeTakeFirst();
-    await trx
-      .deleteFrom('webhook_receipts')
-      .where('tenant_id', '=', tenantId)
-      .where('received_at', '<', before)
-      .execute();
-    await trx
-      .deleteFrom('oauth_states')
-      .where('tenant_id', '=', tenantId)
-      .where('expires_at', '<', now)
-      .execute();
-    return Number(deliveries.numDeletedRows);
-  });
+  const old = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('received_at', '<', before);
+  await db
+    .deleteFrom('webhook_delivery_packages')
+    .where('tenant_id', '=', tenantId)
+    .where('delivery_id', 'in', old)
+    .execute();
+  const deliveries = await db
+    .deleteFrom('webhook_deliveries')
+    .where('tenant_id', '=', tenantId)
+    .where('received_at', '<', before)
+    .executeTakeFirst();
+  await db
+    .deleteFrom('webhook_receipts')
+    .where('tenant_id', '=', tenantId)
+    .where('received_at', '<', before)
+    .execute();
+  await db
+    .deleteFrom('oauth_states')
+    .where('tenant_id', '=', tenantId)
+    .where('expires_at', '<', now)
+    .execute();
+  return Number(deliveries.numDeletedRows);
+}
+
+/**
+ * Moves a running task's lease to `until` while `workerId` still holds it; false when it does
+ * not (the lease ran out and another worker claimed the task).
+ */
+export async function renewLease(
+  db: Db,
+  taskId: string,
+  workerId: string,
+  until: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('tasks')
+    .set({ lease_expires_at: until })
+    .where('id', '=', taskId)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -8,12 +8,28 @@ import type { TaskService } from './service.js';
 import { claimNextTask } from './store.js';
 import type { TaskRow } from './store.js';
 import { removeStaleTempDirs } from '../../infra/git/stale-temp.js';
+import { runWithSignal } from '../../infra/abort.js';
+import { LeaseKeeper } from './lease.js';
 
 /** Temp folders untouched this long belong to no running sync (syncs write as they go). */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
+/** What a handler is told besides its task: `signal` aborts once the worker lost its lease. */
+export interface TaskRun {
+  /**
+   * Aborted when the lease can no longer be renewed (another worker took the task, or renewals
+   * kept failing until it ran out): the handler must stop at its next checkpoint and not commit.
+   * Git commands started while it runs are killed (runWithSignal).
+   */
+  signal: AbortSignal;
+}
+
 /** Runs one task; its return value is stored as the task's result. */
-export type TaskHandler = (task: TaskRow, payload: Record<string, unknown>) => Promise<unknown>;
+export type TaskHandler = (
+  task: TaskRow,
+  payload: Record<string, unknown>,
+  run: TaskRun,
+) => Promise<unknown>;
 
 /** A handler with its retry limit: a failed attempt below the limit is tried again later. */
 export interface TaskDefinition {
@@ -130,37 +146,28 @@ export class Worker {
       new Date(now.getTime() + this.leaseMs).toISOString(),
     );
     if (!task) return false;
-    const renew = setInterval(() => {
-      void this.deps.db
-        .updateTable('tasks')
-        .set({ lease_expires_at: new Date(Date.now() + this.leaseMs).toISOString() })
-        .where('id', '=', task.id)
-        .where('locked_by', '=', this.id)
-        .executeTakeFirst()
-        .then((result) => {
-          if (Number(result.numUpdatedRows) === 0) {
-            this.deps.log.error(
-              { task: task.id, type: task.type },
-              'task lease lost to another worker',
-            );
-          }
-        })
-        .catch((err: unknown) => {
-          this.deps.log.error({ err, task: task.id, type: task.type }, 'task lease renewal failed');
-        });
-    }, this.leaseMs / 3);
+    const lease = new LeaseKeeper(this.deps, task, this.id, this.leaseMs);
     try {
       const definition = this.definitions[task.type];
       if (!definition) throw new Error(`No handler for task type "${task.type}"`);
-      const result = await definition.run(
-        task,
-        JSON.parse(task.payload) as Record<string, unknown>,
+      const payload = JSON.parse(task.payload) as Record<string, unknown>;
+      const result = await runWithSignal(lease.signal, () =>
+        definition.run(task, payload, { signal: lease.signal }),
       );
+      lease.signal.throwIfAborted();
       await this.finish(task, result ?? null);
     } catch (err) {
+      if (lease.signal.aborted) {
+        // The attempt stopped because the lease went: record it only if this worker still
+        // holds the task (a worker that took it over owns its outcome now).
+        this.deps.log.warn(
+          { task: task.id, type: task.type, tenant: task.tenant_id, worker: this.id, err },
+          'task stopped: its lease could not be renewed',
+        );
+      }
       await this.fail(task, err instanceof Error ? err.message : String(err));
     } finally {
-      clearInterval(renew);
+      lease.stop();
     }
     return true;
   }

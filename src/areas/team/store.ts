@@ -1,6 +1,7 @@
 import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { TeamTokensTable } from '../../infra/db/schema.js';
 
 export type TeamTokenRow = Selectable<TeamTokensTable>;
@@ -30,7 +31,7 @@ export async function insertTeamToken(db: Db, row: TeamTokenRow): Promise<void> 
 }
 
 export async function deleteTeamToken(db: Db, tenantId: string, id: string): Promise<boolean> {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('team_tokens')
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)

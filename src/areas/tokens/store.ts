@@ -1,6 +1,7 @@
 import { pageOf } from '../../infra/db/page.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { CustomerTokensTable } from '../../infra/db/schema.js';
 
 export type TokenRow = Selectable<CustomerTokensTable>;
@@ -28,7 +29,7 @@ export async function findToken(
   customerId: string,
   id: string,
 ): Promise<TokenRow | undefined> {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('customer_tokens')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -47,7 +48,7 @@ export async function deleteToken(
   customerId: string,
   id: string,
 ): Promise<boolean> {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('customer_tokens')
     .where('tenant_id', '=', tenantId)
     .where('customer_id', '=', customerId)
@@ -58,7 +59,7 @@ export async function deleteToken(
 
 /** Revokes every token of a customer; returns how many there were. */
 export async function deleteAllTokens(db: Db, tenantId: string, customerId: string) {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('customer_tokens')
     .where('tenant_id', '=', tenantId)
     .where('customer_id', '=', customerId)

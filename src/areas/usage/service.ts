@@ -1,5 +1,6 @@
 import type { Deps } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { storedStorageUsed } from './storage-counter.js';
 
 export interface UsageFigures {
   bandwidthUsed: number;
@@ -45,20 +46,9 @@ export class StorageLimitError extends AppError {
   }
 }
 
-/** Bytes of the tenant's stored archives, each distinct archive counted once. */
+/** Bytes of the tenant's stored archives, each distinct archive counted once (the counter). */
 export async function storageUsed(deps: Pick<Deps, 'db'>, tenantId: string): Promise<number> {
-  const row = await deps.db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('versions')
-        .select(['dist_key', 'dist_size'])
-        .where('tenant_id', '=', tenantId)
-        .groupBy(['dist_key', 'dist_size'])
-        .as('d'),
-    )
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('d.dist_size'), eb.lit(0)).as('n'))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return storedStorageUsed(deps.db, tenantId);
 }
 
 /**

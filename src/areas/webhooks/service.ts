@@ -4,6 +4,7 @@ import { nowIso } from '../../context.js';
 import { AppError, featureNotAvailable, unauthorized } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import * as store from './store.js';
+import { transact } from '../../unit-of-work.js';
 import type { WebhookAdapter, WebhookHeaders, WebhookProvider, WebhookResult } from './types.js';
 import { header } from './types.js';
 import { WindowCounter } from '../../infra/window-counter.js';
@@ -91,23 +92,20 @@ export class WebhookService {
       packageIds: string[] = [],
     ): Promise<string[]> => {
       const names = await store.packageNames(this.deps.db, ctx.tenantId, packageIds);
-      await store.insertDelivery(
-        this.deps.db,
-        {
-          id,
-          tenant_id: ctx.tenantId,
-          provider,
-          event,
-          delivery_id: deliveryId,
-          signature_ok: status === 'rejected' ? 0 : 1,
-          status,
-          message: message?.slice(0, 500) ?? null,
-          matched_packages: JSON.stringify(names),
-          duration_ms: Math.round(performance.now() - started),
-          received_at: receivedAt,
-        },
-        packageIds,
-      );
+      const row: store.DeliveryRow = {
+        id,
+        tenant_id: ctx.tenantId,
+        provider,
+        event,
+        delivery_id: deliveryId,
+        signature_ok: status === 'rejected' ? 0 : 1,
+        status,
+        message: message?.slice(0, 500) ?? null,
+        matched_packages: JSON.stringify(names),
+        duration_ms: Math.round(performance.now() - started),
+        received_at: receivedAt,
+      };
+      await transact(this.deps, ctx, ({ db }) => store.insertDelivery(db, row, packageIds));
       return names;
     };
     const answer = async (

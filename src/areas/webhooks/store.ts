@@ -1,32 +1,32 @@
 import type { Db } from '../../infra/db/connection.js';
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { WebhookDeliveriesTable } from '../../infra/db/schema.js';
 
 export type DeliveryRow = WebhookDeliveriesTable;
 
 /**
  * Records a delivery and links it to the packages it matched that still exist (one deleted
- * meanwhile is simply not linked: the link is one INSERT … SELECT from packages).
+ * meanwhile is simply not linked: the link is one INSERT … SELECT from packages). Two writes:
+ * run it in a unit of work (transact), so both commit or neither does.
  */
 export async function insertDelivery(
   db: Db,
   row: DeliveryRow,
   packageIds: string[],
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('webhook_deliveries').values(row).execute();
-    if (packageIds.length === 0) return;
-    await trx
-      .insertInto('webhook_delivery_packages')
-      .columns(['delivery_id', 'tenant_id', 'package_id'])
-      .expression((eb) =>
-        eb
-          .selectFrom('packages')
-          .select([eb.val(row.id).as('delivery_id'), eb.val(row.tenant_id).as('tenant_id'), 'id'])
-          .where('tenant_id', '=', row.tenant_id)
-          .where('id', 'in', [...new Set(packageIds)]),
-      )
-      .execute();
-  });
+  await db.insertInto('webhook_deliveries').values(row).execute();
+  if (packageIds.length === 0) return;
+  await db
+    .insertInto('webhook_delivery_packages')
+    .columns(['delivery_id', 'tenant_id', 'package_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('packages')
+        .select([eb.val(row.id).as('delivery_id'), eb.val(row.tenant_id).as('tenant_id'), 'id'])
+        .where('tenant_id', '=', row.tenant_id)
+        .where('id', 'in', [...new Set(packageIds)]),
+    )
+    .execute();
 }
 
 /** Claims a delivery id once; false when it was seen before (a replay or a retry). */
@@ -37,7 +37,7 @@ export async function claimReceipt(
   deliveryId: string,
   at: string,
 ): Promise<boolean> {
-  const inserted = await db
+  const inserted = await forTenant(db, tenantId)
     .insertInto('webhook_receipts')
     .values({ tenant_id: tenantId, provider, delivery_id: deliveryId, received_at: at })
     .onConflict((oc) => oc.doNothing())
@@ -52,7 +52,7 @@ export async function releaseReceipt(
   provider: string,
   deliveryId: string,
 ): Promise<void> {
-  await db
+  await forTenant(db, tenantId)
     .deleteFrom('webhook_receipts')
     .where('tenant_id', '=', tenantId)
     .where('provider', '=', provider)
@@ -63,7 +63,7 @@ export async function releaseReceipt(
 /** Names of packages by id, in the tenant. */
 export async function packageNames(db: Db, tenantId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db
+  const rows = await forTenant(db, tenantId)
     .selectFrom('packages')
     .select('name')
     .where('tenant_id', '=', tenantId)

@@ -17,6 +17,10 @@ import * as oneRunningTask from './migrations/2026-11-22-07-one-running-task-per
 import * as packageRepositoryKey from './migrations/2026-11-22-08-package-repository-key.js';
 import * as accessStamp from './migrations/2026-11-23-01-access-stamp.js';
 import * as proxy from './migrations/2026-11-23-02-proxy.js';
+import * as storageCounter from './migrations/2026-11-24-10-storage-counter.js';
+import * as urlCredentials from './migrations/2026-11-24-20-repository-url-credentials.js';
+import * as advisories from './migrations/2026-11-24-31-advisories.js';
+import * as publicGrants from './migrations/2026-11-24-40-public-grants.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -37,6 +41,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-08-package-repository-key': packageRepositoryKey,
   '2026-11-23-01-access-stamp': accessStamp,
   '2026-11-23-02-proxy': proxy,
+  '2026-11-24-10-storage-counter': storageCounter,
+  '2026-11-24-20-repository-url-credentials': urlCredentials,
+  '2026-11-24-31-advisories': advisories,
+  '2026-11-24-40-public-grants': publicGrants,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -36,11 +36,19 @@ import type {
   ProxyDownloadsTable,
   ProxyHealthTable,
   ProxyAlertsTable,
+  PublicGrantsTable,
 } from './tables/proxy.js';
+import type {
+  AdvisoriesTable,
+  AdvisorySourcesTable,
+  AdvisoryFingerprintsTable,
+  VulnerabilityMatchesTable,
+} from './tables/advisories.js';
 
 export type * from './tables/registry.js';
 export type * from './tables/integrations.js';
 export type * from './tables/proxy.js';
+export type * from './tables/advisories.js';
 
 /**
  * Table types. Timestamps are ISO 8601 strings and booleans are 0/1 integers in both dialects, so
@@ -79,8 +87,13 @@ export interface Database {
   proxy_freezes: ProxyFreezesTable;
   proxy_counters: ProxyCountersTable;
   proxy_downloads: ProxyDownloadsTable;
+  public_grants: PublicGrantsTable;
   proxy_health: ProxyHealthTable;
   proxy_alerts: ProxyAlertsTable;
+  advisories: AdvisoriesTable;
+  advisory_sources: AdvisorySourcesTable;
+  advisory_fingerprints: AdvisoryFingerprintsTable;
+  vulnerability_matches: VulnerabilityMatchesTable;
 }
 
 export const DEFAULT_TENANT_ID = 'default';

@@ -1,5 +1,5 @@
 export type GitErrorKind =
-  'timeout' | 'not-found' | 'unreachable' | 'auth' | 'invalid-argument' | 'failed';
+  'timeout' | 'not-found' | 'unreachable' | 'auth' | 'invalid-argument' | 'failed' | 'aborted';
 
 export interface GitErrorDetails {
   kind?: GitErrorKind;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { GitError } from './errors.js';
+import { currentSignal } from '../abort.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 const STDERR_LIMIT = 64 * 1024;
@@ -57,6 +58,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Exit codes besides 0 that are not failures (e.g. 1 for `symbolic-ref -q`). */
   allowExitCodes?: readonly number[];
+  /** Kills the process group once aborted; defaults to the running task's (currentSignal). */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -83,8 +86,13 @@ export function runProcess(
 ): Promise<RunResult> {
   const command = [program, ...fullArgs];
   const timeoutMs = Math.max(1, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const signal = opts.signal ?? currentSignal();
 
   return new Promise<RunResult>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortedError(label, command, signal));
+      return;
+    }
     // Own process group, so a timeout can kill helpers (git-remote-http, ssh) too; no controlling tty.
     const child = spawn(program, fullArgs, {
       env: gitEnv(opts.env),
@@ -96,16 +104,26 @@ export function runProcess(
     let timedOut = false;
     let settled = false;
 
+    let aborted = false;
+
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       fn();
     };
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child);
     }, timeoutMs);
+    // The task this runs for stopped (its lease was lost): kill git and its helpers now.
+    const onAbort = (): void => {
+      aborted = true;
+      killGroup(child);
+      settle(() => reject(abortedError(label, command, signal!)));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
 
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -130,6 +148,7 @@ export function runProcess(
       if (timedOut) onTimeout();
     });
     child.on('close', (code) => {
+      if (aborted) return;
       if (timedOut) return onTimeout();
       const exitCode = code ?? -1;
       if (exitCode === 0 || opts.allowExitCodes?.includes(exitCode)) {
@@ -153,6 +172,11 @@ export function runProcess(
       child.stdin.end(opts.input);
     }
   });
+}
+
+function abortedError(label: string, command: string[], signal: AbortSignal): GitError {
+  const reason = signal.reason instanceof Error ? `: ${signal.reason.message}` : '';
+  return new GitError(`${label} was stopped${reason}`, { kind: 'aborted', command });
 }
 
 function killGroup(child: ChildProcess): void {

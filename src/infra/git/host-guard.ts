@@ -1,6 +1,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { GitError } from './errors.js';
+import type { PinnedHost } from './credentials.js';
 
 /**
  * Checks on the git host a `repository_url` names, so an admin cannot use the server to reach
@@ -29,6 +30,26 @@ export function credentialsProblem(url: string): string | null {
   if (parsed.password !== '') return CREDENTIALS_REFUSED;
   if (parsed.username !== '' && !SSH_SCHEMES.has(scheme)) return CREDENTIALS_REFUSED;
   return null;
+}
+
+/**
+ * `url` without the secret `credentialsProblem` finds in it (the whole user-info part), or `url`
+ * itself when it carries none.
+ */
+export function withoutCredentials(url: string): string {
+  if (credentialsProblem(url) === null) return url;
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
+/** User-info of any URL inside a text (`scheme://user:secret@`), for texts that are not URLs. */
+const USERINFO_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s"'@]+@/gi;
+
+/** `text` with the user-info of every URL in it removed (audit summaries, stored messages). */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(USERINFO_IN_TEXT, '$1');
 }
 
 /** The host a git URL connects to, or null for local repositories (paths, file://). */
@@ -89,12 +110,14 @@ const systemLookup: Lookup = (host) => dns.lookup(host, { all: true, verbatim: t
 /**
  * Refuses a repository whose host is, or resolves to, a non-public address (BLOCK_PRIVATE_GIT_HOSTS).
  * Every address the name resolves to must be public; the error text is the same whatever the
- * reason, so it tells nothing about the server's networks.
+ * reason, so it tells nothing about the server's networks. For an HTTP(S) URL it returns the
+ * checked address to pin (mirror.ts), so git cannot resolve the name again to somewhere else;
+ * ssh resolves the name itself (docs/configuration.md says so).
  */
 export async function assertPublicGitHost(
   url: string,
   lookup: Lookup = systemLookup,
-): Promise<void> {
+): Promise<PinnedHost | null> {
   const refused = () =>
     new GitError(`Repository unreachable: ${url} (hosts on private networks are not allowed)`, {
       kind: 'unreachable',
@@ -110,4 +133,17 @@ export async function assertPublicGitHost(
   if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address))) {
     throw refused();
   }
+  return pinFor(url, host, addresses[0]!.address);
+}
+
+function pinFor(url: string, host: string, address: string): PinnedHost | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+  return { host, port, address };
 }

@@ -12,4 +12,9 @@ export {
 export { archiveZip, type ArchiveOptions } from './archive.js';
 export { archiveZipFiles, archiveZips } from './archive-many.js';
 export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';
-export { credentialEnv, type GitCredentials } from './credentials.js';
+export {
+  credentialEnv,
+  remoteConfigEnv,
+  type GitCredentials,
+  type PinnedHost,
+} from './credentials.js';

@@ -2,13 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { GitError, type GitErrorKind } from './errors.js';
 import { Deadline, runGit, type RunResult } from './exec.js';
-import { credentialEnv, type GitCredentials } from './credentials.js';
+import { remoteConfigEnv, type GitCredentials, type PinnedHost } from './credentials.js';
 
 export interface MirrorOptions {
   /** Budget for the whole operation (all git invocations together). Default 120 s. */
   timeoutMs?: number;
   /** Sent to the repository's origin as HTTP Basic credentials (https URLs only). */
   credentials?: GitCredentials | null;
+  /** The checked address git must connect to (BLOCK_PRIVATE_GIT_HOSTS), for HTTP(S) remotes. */
+  pin?: PinnedHost | null;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function mirrorRepository(
   }
   const deadline = new Deadline(opts.timeoutMs);
   const target = path.resolve(dir);
-  const talk: Remote = { url, deadline, env: credentialEnv(url, opts.credentials) };
+  const talk: Remote = { url, deadline, env: remoteConfigEnv(url, opts.credentials, opts.pin) };
   if (await isBareRepository(target)) await updateMirror(talk, target);
   else await cloneMirror(talk, target);
 }

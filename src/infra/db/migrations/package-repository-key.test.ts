@@ -1,36 +1,19 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../config.js';
-import { migrate, openDatabase } from '../connection.js';
+import type { Config } from '../../../config.js';
+import { openMigrationDb } from '../../../../test/migration-db.js';
+import { migrate } from '../connection.js';
 import type { DbHandle } from '../connection.js';
 import { repositoryKey } from '../../git/repository-url.js';
-import { TEST_DATABASE, TEST_DATABASE_URL } from '../../../../test/helpers.js';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-migration-'));
-const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  ADMIN_TOKEN: 'migration-test-admin-token-0123456789',
-  ...(TEST_DATABASE === 'postgres'
-    ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
-    : {}),
-});
 let handle: DbHandle;
+let config: Readonly<Config>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  handle = await openDatabase(config);
+  ({ handle, config, close } = await openMigrationDb());
 });
-afterAll(async () => {
-  if (TEST_DATABASE === 'postgres') {
-    await handle.db.schema.dropSchema(schema).ifExists().cascade().execute();
-  }
-  await handle.db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close());
 
 describe('migration 08: packages.repository_key', () => {
   it('fills the key of packages that existed before it, whatever the URL form', async () => {

@@ -67,3 +67,12 @@ export interface ProxyAlertsTable {
   message: string;
   created_at: string;
 }
+
+/** A grant of a public package by name (PROXY_VISIBILITY=granted): public names have no packages row. */
+export interface PublicGrantsTable {
+  tenant_id: string;
+  customer_id: string;
+  name: string;
+  constraint: string;
+  granted_at: string;
+}

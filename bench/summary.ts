@@ -1,0 +1,136 @@
+import type { LoadResult } from './load.js';
+import { fmt, heading, table, verdict } from './report.js';
+import { PROXY_TARGETS } from './proxy.js';
+import type { ProxyBench } from './proxy.js';
+import type { Yardstick } from './yardstick-run.js';
+import type { Settings } from './settings.js';
+import type { SyncRun } from './sync.js';
+
+export const TARGETS = {
+  /** (a) our p2 requests/second over the floor's. */
+  floorRatio: 0.6,
+  /** (b) largest relative difference between the small and the large catalogue. */
+  catalogueDrift: 0.15,
+  /** (c) seconds from adding the package to a finished sync. */
+  syncSeconds: 5,
+  /** (d) resident memory after the large-catalogue load. */
+  rssBytes: 300 * 1024 * 1024,
+  /** (e) Packyard at WEB_CONCURRENCY over nginx serving the same bytes (issue 15). */
+  nginxRatio: 0.9,
+  p99Ms: 10,
+  processRssBytes: 400 * 1024 * 1024,
+};
+
+/** The closing table: every figure next to its target. */
+export function summary(
+  s: Settings,
+  results: {
+    small: LoadResult;
+    large: LoadResult;
+    floor: LoadResult;
+    fastify: LoadResult;
+    sync: SyncRun;
+    rss: number | null;
+    proxy: ProxyBench;
+    yardstick: Yardstick;
+  },
+): void {
+  const { small, large, floor, fastify, sync, rss, proxy, yardstick: ys } = results;
+  const cachedRatio = proxy.publicLoad.rps / proxy.privateLoad.rps;
+  const coldRatio = proxy.proxied / proxy.direct;
+  const nginxRatio = ys.packyard.rps / ys.nginx.rps;
+  const ratio = small.rps / floor.rps;
+  const drift = (large.rps - small.rps) / small.rps;
+  const pkgs = (n: number) => `${fmt.int(n)} pkgs`;
+  heading('Summary');
+  console.log(
+    table(
+      ['measure', 'value', 'target', 'result'],
+      [
+        [`(a) p2 req/s, ${pkgs(s.smallCatalogue)}`, fmt.int(small.rps), '', ''],
+        ['(a) p2 p99 latency', fmt.ms(small.p99), '', ''],
+        ['(a) floor req/s (node:http, same bytes)', fmt.int(floor.rps), '', ''],
+        ['(a) floor p99 latency', fmt.ms(floor.p99), '', ''],
+        [
+          '(a) ratio p2 / floor',
+          fmt.ratio(ratio),
+          `>= ${TARGETS.floorRatio}`,
+          verdict(ratio >= TARGETS.floorRatio),
+        ],
+        [
+          '(a) for reference: Fastify route alone / floor',
+          fmt.ratio(fastify.rps / floor.rps),
+          '',
+          '',
+        ],
+        [`(b) p2 req/s, ${pkgs(s.largeCatalogue)}`, fmt.int(large.rps), '', ''],
+        ['(b) p2 p99 latency', fmt.ms(large.p99), '', ''],
+        [
+          `(b) req/s ${pkgs(s.largeCatalogue)} vs ${pkgs(s.smallCatalogue)}`,
+          fmt.pct(drift),
+          `within ${TARGETS.catalogueDrift * 100}%`,
+          verdict(Math.abs(drift) <= TARGETS.catalogueDrift),
+        ],
+        [
+          `(c) sync of ${fmt.int(s.tags)} tags (mean)`,
+          fmt.s(sync.seconds),
+          `< ${TARGETS.syncSeconds} s`,
+          verdict(sync.seconds < TARGETS.syncSeconds),
+        ],
+        [
+          '(c) versions created',
+          `${fmt.int(sync.versions)} (${fmt.int(sync.fromTags)} from tags)`,
+          `${fmt.int(s.tags)} from tags`,
+          verdict(sync.fromTags === s.tags),
+        ],
+        [
+          `(d) server VmRSS after (b)`,
+          rss === null ? 'n/a' : fmt.mb(rss),
+          `< ${fmt.mb(TARGETS.rssBytes)}`,
+          verdict(rss === null ? null : rss < TARGETS.rssBytes),
+        ],
+        ['(e) private p2 req/s (same server)', fmt.int(proxy.privateLoad.rps), '', ''],
+        ['(e) proxied p2 req/s, from the cache', fmt.int(proxy.publicLoad.rps), '', ''],
+        [
+          '(e) ratio proxied / private',
+          fmt.ratio(cachedRatio),
+          `>= ${PROXY_TARGETS.cachedRatio}`,
+          verdict(cachedRatio >= PROXY_TARGETS.cachedRatio),
+        ],
+        ['(f) cold composer update, direct to upstream', fmt.s(proxy.direct), '', ''],
+        ['(f) cold composer update, through Packyard', fmt.s(proxy.proxied), '', ''],
+        [
+          '(f) ratio through Packyard / direct',
+          fmt.ratio(coldRatio),
+          `<= ${PROXY_TARGETS.coldUpdateRatio}`,
+          verdict(coldRatio <= PROXY_TARGETS.coldUpdateRatio),
+        ],
+        ['(g) nginx req/s (wrk, static, Basic auth)', fmt.int(ys.nginx.rps), '', ''],
+        ['(g) nginx p99 latency', fmt.ms(ys.nginx.p99), '', ''],
+        ['(g) floor req/s (wrk, node:http, 1 process)', fmt.int(ys.floor.rps), '', ''],
+        [`(g) Packyard req/s, WEB_CONCURRENCY=${ys.processes}`, fmt.int(ys.packyard.rps), '', ''],
+        [
+          '(g) ratio Packyard / nginx',
+          fmt.ratio(nginxRatio),
+          `>= ${TARGETS.nginxRatio}`,
+          verdict(nginxRatio >= TARGETS.nginxRatio),
+        ],
+        [
+          '(g) Packyard p99 latency',
+          fmt.ms(ys.packyard.p99),
+          `< ${TARGETS.p99Ms} ms`,
+          verdict(ys.packyard.p99 < TARGETS.p99Ms),
+        ],
+        [
+          '(g) largest Packyard process VmRSS',
+          fmt.mb(ys.rss.largest),
+          `< ${fmt.mb(TARGETS.processRssBytes)}`,
+          verdict(ys.rss.largest < TARGETS.processRssBytes),
+        ],
+      ],
+    ),
+  );
+  if (ratio < TARGETS.floorRatio && !s.profile) {
+    console.log('\nThe p2 ratio is below target: `BENCH_CPU_PROF=1 npm run bench` profiles it.');
+  }
+}

@@ -1,0 +1,136 @@
+import type { Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { listDirectories } from '../../infra/git/index.js';
+import type { RepositoryRefs } from '../../infra/git/index.js';
+import { PACKAGE_NAME_RE } from '../packages/schema.js';
+import { findPackageByName, listVersions } from '../packages/store.js';
+import type { PackageRow } from '../packages/store.js';
+import { analyzeRefs } from './analyze.js';
+import type { SkippedRef } from './analyze.js';
+import type { Placed, Target } from './types.js';
+import { newChildRow } from './write-versions.js';
+
+/** Commits listed with `git ls-tree` at once while looking for monorepo children. */
+const TREE_CONCURRENCY = 8;
+
+/**
+ * Finds the child packages of a monorepo: the folders matching `globs` that hold a composer.json
+ * at any tag or branch, each read with one cat-file batch. A child is named by its composer.json;
+ * a name already used by a package that is not this parent's child is skipped and reported.
+ * Children linked earlier but gone from the repository are kept with no versions.
+ */
+export async function planChildren(
+  deps: Deps,
+  parent: PackageRow,
+  dir: string,
+  refs: RepositoryRefs,
+  globs: string[],
+): Promise<{ targets: Target[]; skipped: SkippedRef[] }> {
+  const { db, config } = deps;
+  const timeoutMs = config.gitTimeoutMs;
+  const commits = [...new Set([...refs.tags, ...refs.branches].map((r) => r.commit))];
+  const foldersOf = new Map<string, Set<string>>();
+  for (let i = 0; i < commits.length; i += TREE_CONCURRENCY) {
+    const batch = commits.slice(i, i + TREE_CONCURRENCY);
+    const lists = await Promise.all(
+      batch.map((c) => listDirectories(dir, c, globs, { timeoutMs })),
+    );
+    batch.forEach((c, j) => foldersOf.set(c, new Set(lists[j])));
+  }
+  const subdirs = [...new Set([...foldersOf.values()].flatMap((s) => [...s]))]
+    .filter((d) => d !== '')
+    .sort();
+
+  const skipped: SkippedRef[] = [];
+  const found = new Map<string, { path: string; candidates: Placed[]; skipped: SkippedRef[] }>();
+  for (const subdir of subdirs) {
+    const has = (r: { commit: string }) => foldersOf.get(r.commit)?.has(subdir) ?? false;
+    const analysis = await analyzeRefs(
+      dir,
+      null,
+      { ...refs, tags: refs.tags.filter(has), branches: refs.branches.filter(has) },
+      { subdir, timeoutMs },
+    );
+    skipped.push(
+      ...analysis.skipped.map((s) => ({ ref: `${subdir}: ${s.ref}`, reason: s.reason })),
+    );
+    for (const c of analysis.candidates) {
+      const name = String(c.composer.name).toLowerCase();
+      if (!PACKAGE_NAME_RE.test(name) || name === parent.name) {
+        skipped.push({
+          ref: `${subdir}: ${c.isDev ? 'branch' : 'tag'} ${c.ref}`,
+          reason:
+            name === parent.name
+              ? `"${name}" is the parent's own name`
+              : `"${name}" is not a valid package name`,
+        });
+        continue;
+      }
+      const child = found.get(name) ?? { path: subdir, candidates: [], skipped: [] };
+      found.set(name, child);
+      const twin = child.candidates.find((o) => o.normalized === c.normalized);
+      if (twin) {
+        child.skipped.push({
+          ref: `${subdir}: ${c.isDev ? 'branch' : 'tag'} ${c.ref}`,
+          reason: `same version as ${twin.subdir}: ${twin.ref}`,
+        });
+        continue;
+      }
+      if (c.defaultBranch) child.path = subdir;
+      child.candidates.push({ ...c, subdir });
+    }
+  }
+
+  const linked = await db
+    .selectFrom('monorepo_children')
+    .innerJoin('packages', 'packages.id', 'monorepo_children.package_id')
+    .selectAll('packages')
+    .select(['monorepo_children.parent_id', 'monorepo_children.path'])
+    .where('monorepo_children.tenant_id', '=', parent.tenant_id)
+    .execute();
+  const mine = new Map(linked.filter((r) => r.parent_id === parent.id).map((r) => [r.name, r]));
+  const targets: Target[] = [];
+  const now = nowIso();
+  for (const [name, child] of [...found].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const own = mine.get(name);
+    if (!own && (await findPackageByName(db, parent.tenant_id, name))) {
+      skipped.push({
+        ref: child.path,
+        reason: `a package named "${name}" already exists and is not a child of ${parent.name}`,
+      });
+      continue;
+    }
+    const {
+      parent_id: _parentId,
+      path: _path,
+      ...row
+    } = own ?? {
+      parent_id: parent.id,
+      path: child.path,
+      ...newChildRow(parent, name, now),
+    };
+    targets.push({
+      pkg: row,
+      isNew: !own,
+      path: child.path,
+      candidates: child.candidates,
+      skipped: child.skipped,
+      existing: own ? await listVersions(db, own.id) : [],
+      readme: null,
+    });
+  }
+  for (const [name, own] of mine) {
+    if (found.has(name)) continue;
+    const { parent_id: _parentId, path: oldPath, ...row } = own;
+    targets.push({
+      pkg: row,
+      isNew: false,
+      path: oldPath,
+      candidates: [],
+      skipped: [],
+      existing: await listVersions(db, own.id),
+      readme: null,
+    });
+  }
+  return { targets, skipped };
+}
