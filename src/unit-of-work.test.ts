@@ -30,11 +30,7 @@ const activity = (customerId: string): DomainEvent => ({
 });
 
 const audits = (action: string) =>
-  t.runtime.services.deps.db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('action', '=', action)
-    .execute();
+  t.db.selectFrom('audit_log').selectAll().where('action', '=', action).execute();
 
 describe('unit of work', () => {
   it('runs no effect of a rolled-back unit: no event, no audit entry, no cache move', async () => {

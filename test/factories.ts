@@ -69,7 +69,7 @@ export function adminApi(t: TestApp) {
 export async function insertPackageRow(t: TestApp, name: string): Promise<string> {
   const id = `pkg-${name.replace('/', '-')}`;
   const now = new Date().toISOString();
-  await t.runtime.services.deps.db
+  await t.db
     .insertInto('packages')
     .values({
       id,

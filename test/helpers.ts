@@ -8,6 +8,8 @@ import { buildApp } from '../src/app.js';
 import type { App } from '../src/http/app-types.js';
 import { openRuntime } from '../src/runtime.js';
 import type { Runtime } from '../src/runtime.js';
+import type { Db } from '../src/infra/db/connection.js';
+import { unscoped } from '../src/infra/db/tenant-scope.js';
 
 /** Which database the suite runs on: TEST_DATABASE=postgres runs it on PostgreSQL. */
 export const TEST_DATABASE = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
@@ -23,6 +25,8 @@ export interface TestApp {
   dataDir: string;
   /** Headers for the root admin token. */
   admin: { authorization: string };
+  /** The database without the tenant guard, for tests that set up or inspect rows directly. */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -66,6 +70,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     dataDir,
     admin: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    db: unscoped(runtime.services.deps.db, 'tests inspect rows of any tenant'),
     close: async () => {
       await app.close();
       await runtime.close();
@@ -88,7 +93,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 async function startupCleanupDone(runtime: TestApp['runtime']): Promise<void> {
   await waitFor(
     () =>
-      runtime.services.deps.db
+      unscoped(runtime.services.deps.db, 'tests inspect rows of any tenant')
         .selectFrom('tasks')
         .select('status')
         .where('type', '=', 'cleanup')

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { unscoped } from '../src/infra/db/tenant-scope.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,9 @@ export async function openMigrationDb(): Promise<{
       ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
       : {}),
   });
-  const handle = await openDatabase(config);
+  const opened = await openDatabase(config);
+  // Migration tests seed and read rows of any tenant directly.
+  const handle = { ...opened, db: unscoped(opened.db, 'migration tests inspect every tenant') };
   return {
     handle,
     config,

@@ -1,4 +1,5 @@
 import type { Db } from '../infra/db/connection.js';
+import { forTenant } from '../infra/db/tenant-scope.js';
 import { compareVersions } from './semver/index.js';
 
 /** composer.json keys that belong in a version's metadata (Composer's ArrayDumper set). */
@@ -80,9 +81,11 @@ export async function rebuildPackageMetadata(
   tenantId: string,
   packageId: string,
 ): Promise<void> {
-  const rows = await db
+  const bound = forTenant(db, tenantId);
+  const rows = await bound
     .selectFrom('versions')
     .select(['version_normalized', 'is_dev', 'metadata', 'deprecated'])
+    .where('tenant_id', '=', tenantId)
     .where('package_id', '=', packageId)
     .where('yanked', '=', 0)
     .execute();
@@ -93,9 +96,10 @@ export async function rebuildPackageMetadata(
     if (row.deprecated === 1) e.deprecated = true;
     docs[row.is_dev === 1 ? 'dev' : 'tags'].push({ n: row.version_normalized, e });
   }
-  const existing = await db
+  const existing = await bound
     .selectFrom('package_metadata')
     .select(['kind', 'entries'])
+    .where('tenant_id', '=', tenantId)
     .where('package_id', '=', packageId)
     .execute();
   const now = new Date();
@@ -104,7 +108,7 @@ export async function rebuildPackageMetadata(
     const entries = JSON.stringify(docs[kind]);
     const previous = existing.find((r) => r.kind === kind);
     if (previous?.entries === entries) continue;
-    await db
+    await bound
       .insertInto('package_metadata')
       .values({
         tenant_id: tenantId,

@@ -164,7 +164,7 @@ describe('batch loading', () => {
    * tenant-bound handle, infra/db/tenant-scope.ts, has an executor of its own).
    */
   function countQueries(): { count: () => number; stop: () => void } {
-    const executor = t.runtime.services.deps.db.getExecutor();
+    const executor = t.db.getExecutor();
     const spy = vi.spyOn(Object.getPrototypeOf(executor) as typeof executor, 'executeQuery');
     return {
       count: () => spy.mock.calls.length,

@@ -49,7 +49,7 @@ let customerAuth: string;
 
 /** Row counts of STATE_TABLES and the fields refused writes could touch, in one query each. */
 async function snapshot(): Promise<string> {
-  const db = t.runtime.services.deps.db;
+  const db = t.db;
   const counts = sql.join(
     STATE_TABLES.map((table) => sql`(select count(*) from ${sql.table(table)})`),
     sql`, `,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db/connection.js';
 import type { Logger } from './logger.js';
+import { unscoped } from './db/tenant-scope.js';
 
 /**
  * A fast path between nodes for generation moves (Redis pub/sub with REDIS_URL): a bump here is
@@ -126,7 +127,10 @@ export class CacheGeneration {
   }
 
   async poll(): Promise<void> {
-    const rows = await this.db.selectFrom('cache_generations').selectAll().execute();
+    const rows = await unscoped(this.db, 'each node follows every tenant’s generation')
+      .selectFrom('cache_generations')
+      .selectAll()
+      .execute();
     for (const row of rows) {
       const generation = Number(row.generation);
       if (this.seenInDb.get(row.tenant_id) !== generation) {

@@ -311,7 +311,7 @@ describe('cache generation bumps over Redis', () => {
   it('invalidates another node at once, without waiting for its poll, and only once', async () => {
     const testApp = await createTestApp({ WORKER: 'off' });
     opened.push(testApp);
-    const db = testApp.runtime.services.deps.db;
+    const db = testApp.db;
     const prefix = uniquePrefix();
     const busA = bus(prefix);
     const busB = bus(prefix);

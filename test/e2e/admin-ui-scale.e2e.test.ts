@@ -16,7 +16,7 @@ let tab: TrackedPage;
 let repo: GitFixture;
 
 async function insertPackages(count: number) {
-  const db = s.runtime.services.deps.db;
+  const db = s.db;
   const now = new Date().toISOString();
   for (let start = 0; start < count; start += 500) {
     const rows = [];

@@ -42,7 +42,7 @@ const parserMessage = (constraint: string) => {
 
 const auditCount = async (customerId: string) =>
   (
-    await t.runtime.services.deps.db
+    await t.db
       .selectFrom('audit_log')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('target_type', '=', 'customer')
@@ -307,7 +307,7 @@ describe('collection grants and visibility', () => {
     });
     expect((await call('GET', `/customers/${id}/collections?page=2`)).json().data).toEqual([]);
 
-    const grants = await customerPackageAccess(t.runtime.services.deps.db, 'default', id);
+    const grants = await customerPackageAccess(t.db, 'default', id);
     expect([...grants.values()]).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -323,14 +323,9 @@ describe('collection grants and visibility', () => {
       ]),
     );
     expect(grants.size).toBe(2);
-    const one = await customerPackageAccess(
-      t.runtime.services.deps.db,
-      'default',
-      id,
-      ids['other/lib'],
-    );
+    const one = await customerPackageAccess(t.db, 'default', id, ids['other/lib']);
     expect([...one.keys()]).toEqual([ids['other/lib']]);
-    const other = await customerPackageAccess(t.runtime.services.deps.db, 'other-tenant', id);
+    const other = await customerPackageAccess(t.db, 'other-tenant', id);
     expect(other.size).toBe(0);
 
     const unknown = await call('POST', `/customers/${id}/collections`, { collection: 'nope' });

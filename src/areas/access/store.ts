@@ -50,7 +50,8 @@ export async function listPackageCustomers(
 ): Promise<{ rows: PackageCustomerRow[]; total: number }> {
   const base = db
     .selectFrom(accessUnion(db, tenantId, { packageId }).as('a'))
-    .innerJoin('customers as c', 'c.id', 'a.customer_id');
+    .innerJoin('customers as c', 'c.id', 'a.customer_id')
+    .where('c.tenant_id', '=', tenantId);
   return pageOf(
     base,
     (qb) =>

@@ -238,3 +238,25 @@ describe('the vulnerabilities list', () => {
     for (const a of made) await api('DELETE', `/advisories/${a.id as string}`);
   });
 });
+
+describe('deleting a package', () => {
+  it('takes its vendor advisories and their vulnerabilities with it', async () => {
+    await api('POST', '/packages', { name: 'acme/doomed', type: 'artifact' });
+    await uploadVersion(t, 'acme/doomed', '1.0.0');
+    const created = await api('POST', '/advisories', {
+      package: 'acme/doomed',
+      title: 'Doomed',
+      affected_versions: '<2.0',
+    });
+    expect((await api('GET', `/vulnerabilities/${created.id}`)).affected_registry_versions).toEqual(
+      ['1.0.0'],
+    );
+    expect((await call('DELETE', '/packages/acme/doomed')).statusCode).toBe(204);
+    expect((await call('GET', `/advisories/${created.id}`)).statusCode).toBe(404);
+    expect((await call('GET', `/vulnerabilities/${created.id}`)).statusCode).toBe(404);
+    const listed = ((await api('GET', '/advisories')).data as { package: string }[]).filter(
+      (a) => a.package === 'acme/doomed',
+    );
+    expect(listed).toEqual([]);
+  });
+});

@@ -183,17 +183,11 @@ describe('advisories.import', () => {
   it('re-imports nothing that did not change', async () => {
     osv.answer = { source: 'osv', records: [], problems: [] };
     github.answer = { source: 'github', records: [], problems: [] };
-    const before = await t.runtime.services.deps.db
-      .selectFrom('advisories')
-      .select(['id', 'updated_at'])
-      .execute();
+    const before = await t.db.selectFrom('advisories').select(['id', 'updated_at']).execute();
     const result = await scan();
     expect(result.sources[0]).toMatchObject({ source: 'friendsofphp', status: 'unchanged' });
     expect(result).toMatchObject({ advisories_added: 0, advisories_updated: 0, new_matches: 0 });
-    const after = await t.runtime.services.deps.db
-      .selectFrom('advisories')
-      .select(['id', 'updated_at'])
-      .execute();
+    const after = await t.db.selectFrom('advisories').select(['id', 'updated_at']).execute();
     expect(after).toEqual(before);
   });
 
@@ -252,15 +246,11 @@ describe('advisories.import', () => {
     });
     await waitFor(
       () =>
-        t.runtime.services.deps.db
-          .selectFrom('tasks')
-          .select('status')
-          .where('type', '=', 'advisories.import')
-          .execute(),
+        t.db.selectFrom('tasks').select('status').where('type', '=', 'advisories.import').execute(),
       (rows) => rows.every((r) => r.status === 'done'),
     );
     const scheduled = () =>
-      t.runtime.services.deps.db
+      t.db
         .selectFrom('tasks')
         .select('id')
         .where('type', '=', 'advisories.import')

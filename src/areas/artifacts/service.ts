@@ -48,7 +48,7 @@ export class ArtifactService {
       maxUncompressedBytes: UNPACK_FACTOR * config.artifactMaxBytes,
     });
     const v = resolveArtifactVersion(zip.composer, givenVersion);
-    const existing = await store.findVersion(db, pkg.id, v.normalized);
+    const existing = await store.findVersion(db, pkg, v.normalized);
     if (existing) throw duplicate(pkg, existing.version);
 
     const shasum = upload.sha1;
@@ -93,6 +93,7 @@ export class ArtifactService {
         const all = await trx
           .selectFrom('versions')
           .select(['version', 'version_normalized', 'is_dev'])
+          .where('tenant_id', '=', pkg.tenant_id)
           .where('package_id', '=', pkg.id)
           .execute();
         const latest = latestVersion(all);
@@ -109,6 +110,7 @@ export class ArtifactService {
             sync_error: null,
             updated_at: now,
           })
+          .where('tenant_id', '=', pkg.tenant_id)
           .where('id', '=', pkg.id)
           .execute();
         await rebuildPackageMetadata(trx, pkg.tenant_id, pkg.id);

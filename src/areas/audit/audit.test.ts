@@ -127,7 +127,7 @@ describe('audit log', () => {
 
   it('removes entries past AUDIT_LOG_RETENTION_DAYS in the cleanup task', async () => {
     const old = new Date(Date.now() - 91 * 86_400_000).toISOString();
-    await t.runtime.services.deps.db
+    await t.db
       .insertInto('audit_log')
       .values({
         id: 'old-entry',

@@ -1,3 +1,4 @@
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import { jwtVerify } from 'jose';
 import type { AdminActor, AdminLevel, CustomerActor, Deps } from '../../context.js';
 import { unauthorized } from '../../errors.js';
@@ -99,14 +100,14 @@ export class AuthService {
       return { kind: 'root', id: null, level: 'owner' };
     }
     if (!hasValidChecksum(token, TEAM_TOKEN_PREFIX)) return null;
-    const row = await this.deps.db
+    const row = await forTenant(this.deps.db, tenantId)
       .selectFrom('team_tokens')
       .select(['id', 'level', 'token_digest', 'last_used_at'])
       .where('tenant_id', '=', tenantId)
       .where('token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row || !constantTimeEqual(row.token_digest, tokenDigest)) return null;
-    this.touch('team_tokens', row.id, row.last_used_at);
+    this.touch(tenantId, 'team_tokens', row.id, row.last_used_at);
     return { kind: 'cma', id: row.id, level: row.level as AdminLevel };
   }
 
@@ -148,7 +149,7 @@ export class AuthService {
       token_last_used_at,
       ...customer
     } = row;
-    this.touch('customer_tokens', token_id, token_last_used_at);
+    this.touch(tenantId, 'customer_tokens', token_id, token_last_used_at);
     return {
       customer: await applyExpiry(this.deps, customer),
       tokenId: token_id,
@@ -191,12 +192,18 @@ export class AuthService {
    * Records when a token was last used, at most once a minute per token, without making the
    * request wait; a lost update here only makes last_used_at a little older.
    */
-  private touch(table: 'customer_tokens' | 'team_tokens', id: string, last: string | null): void {
+  private touch(
+    tenantId: string,
+    table: 'customer_tokens' | 'team_tokens',
+    id: string,
+    last: string | null,
+  ): void {
     const now = Date.now();
     if (last && now - Date.parse(last) < 60_000) return;
-    void this.deps.db
+    void forTenant(this.deps.db, tenantId)
       .updateTable(table)
       .set({ last_used_at: new Date(now).toISOString() })
+      .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
       .execute()
       .catch((err: unknown) => {

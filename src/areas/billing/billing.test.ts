@@ -66,7 +66,7 @@ const auditOf = async (id: string) =>
 
 const statusSource = async (id: string) =>
   (
-    await t.runtime.services.deps.db
+    await t.db
       .selectFrom('customers')
       .select('status_source')
       .where('id', '=', id)

@@ -239,6 +239,7 @@ export class ComposerService {
     const doc = await this.deps.db
       .selectFrom('package_metadata')
       .select(['entries', 'last_modified'])
+      .where('tenant_id', '=', view.pkg.tenant_id)
       .where('package_id', '=', view.pkg.id)
       .where('kind', '=', kind)
       .executeTakeFirst();
@@ -280,7 +281,7 @@ export class ComposerService {
     } catch {
       throw notFound(`Version ${version} of ${name}`);
     }
-    const found = await findVersion(this.deps.db, view.pkg.id, normalized);
+    const found = await findVersion(this.deps.db, view.pkg, normalized);
     if (!found) throw notFound(`Version ${version} of ${name}`);
     if (!this.visible(view, normalized)) {
       throw forbidden(`Version ${found.version} of ${name} is not included in your access`);

@@ -34,7 +34,7 @@ afterAll(async () => {
   tool.remove();
 });
 
-const db = () => t.runtime.services.deps.db;
+const db = () => t.db;
 
 /** A customer whose access date passed without anyone reading it since (straight in the table). */
 async function overdueCustomer(status: 'ACTIVE' | 'FROZEN' = 'ACTIVE') {

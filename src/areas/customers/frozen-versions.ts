@@ -83,6 +83,7 @@ export async function resolveFrozenVersions(
     const version = await db
       .selectFrom('versions')
       .select('id')
+      .where('tenant_id', '=', tenantId)
       .where('package_id', '=', pkg.id)
       .where('version_normalized', '=', normalized)
       .executeTakeFirst();

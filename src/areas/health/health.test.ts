@@ -37,7 +37,7 @@ describe('health probes', () => {
   });
 
   it('GET /readyz answers 503 naming the database when it cannot be reached', async () => {
-    const db = t.runtime.services.deps.db;
+    const db = t.db;
     const broken = vi.spyOn(db, 'getExecutor').mockImplementation(() => {
       throw new Error('connection refused');
     });

@@ -268,7 +268,7 @@ describe('GitHub App: configured', () => {
 
   it('refuses an installation another registry claimed with 409', async () => {
     const now = new Date().toISOString();
-    await t.runtime.services.deps.db
+    await t.db
       .insertInto('hostapp_installations')
       .values({
         id: 'other-88',
@@ -496,7 +496,7 @@ describe('GitHub App webhooks', () => {
       ),
     );
     expect(together.every((r) => r.json().status === 'processed')).toBe(true);
-    const afterAdding = await t.runtime.services.deps.db
+    const afterAdding = await t.db
       .selectFrom('hostapp_installations')
       .select('repositories')
       .where('host_installation_id', '=', '90')
@@ -514,13 +514,13 @@ describe('GitHub App webhooks', () => {
         private: true,
       })),
     });
-    const merged = await t.runtime.services.deps.db
+    const merged = await t.db
       .selectFrom('hostapp_installations')
       .select('repositories')
       .where('host_installation_id', '=', '90')
       .executeTakeFirstOrThrow();
     expect(JSON.parse(merged.repositories)).toEqual(['gamma/two']);
-    const row = await t.runtime.services.deps.db
+    const row = await t.db
       .selectFrom('hostapp_installations')
       .selectAll()
       .where('host_installation_id', '=', '90')
@@ -560,7 +560,7 @@ describe('GitHub App webhooks', () => {
       ),
     );
     expect(together.map((r) => r.json().status)).toEqual(names.map(() => 'processed'));
-    const rows = await t.runtime.services.deps.db
+    const rows = await t.db
       .selectFrom('hostapp_installations')
       .selectAll()
       .where('host_installation_id', '=', '91')
@@ -629,7 +629,7 @@ describe('GitHub App webhooks in the Cloud edition', () => {
       expect((await call('GET', '/api/v1/hostapp/installations/by-host-id/95')).statusCode).toBe(
         404,
       );
-      const row = await cloud.runtime.services.deps.db
+      const row = await cloud.db
         .selectFrom('hostapp_installations')
         .selectAll()
         .where('host_installation_id', '=', '95')

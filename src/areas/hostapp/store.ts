@@ -1,6 +1,13 @@
 import type { Selectable } from 'kysely';
+import { unscoped } from '../../infra/db/tenant-scope.js';
 import type { Db } from '../../infra/db/connection.js';
 import type { HostAppInstallationsTable } from '../../infra/db/schema.js';
+
+/**
+ * An installation arrives from GitHub before any tenant claims it (tenant_id null), and GitHub's
+ * installation id is unique across tenants: the row itself says which tenant claimed it.
+ */
+const UNCLAIMED = 'installations are found by GitHub id and may belong to no tenant yet';
 
 export type InstallationRow = Selectable<HostAppInstallationsTable>;
 
@@ -58,7 +65,7 @@ export async function findByHostId(
   hostInstallationId: string,
   forUpdate = false,
 ): Promise<InstallationRow | undefined> {
-  const query = db
+  const query = unscoped(db, UNCLAIMED)
     .selectFrom('hostapp_installations')
     .selectAll()
     .where('host_installation_id', '=', hostInstallationId);
@@ -66,7 +73,7 @@ export async function findByHostId(
 }
 
 export async function insertInstallation(db: Db, row: InstallationRow): Promise<void> {
-  await db.insertInto('hostapp_installations').values(row).execute();
+  await unscoped(db, UNCLAIMED).insertInto('hostapp_installations').values(row).execute();
 }
 
 export type InstallationPatch = Partial<
@@ -117,7 +124,7 @@ export async function updateByHostId(
   hostInstallationId: string,
   patch: InstallationPatch,
 ): Promise<number> {
-  const result = await db
+  const result = await unscoped(db, UNCLAIMED)
     .updateTable('hostapp_installations')
     .set(patch)
     .where('host_installation_id', '=', hostInstallationId)
@@ -132,7 +139,7 @@ export async function claimRow(
   tenantId: string,
   patch: InstallationPatch & { claimed_at: string },
 ): Promise<number> {
-  const result = await db
+  const result = await unscoped(db, UNCLAIMED)
     .updateTable('hostapp_installations')
     .set({ ...patch, tenant_id: tenantId })
     .where('id', '=', id)

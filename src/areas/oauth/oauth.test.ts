@@ -42,7 +42,7 @@ async function syncNow(t: TestApp, name: string) {
 }
 
 async function storedRow(t: TestApp, provider: string) {
-  return t.runtime.services.deps.db
+  return t.db
     .selectFrom('oauth_connections')
     .selectAll()
     .where('provider', '=', provider)
@@ -386,7 +386,7 @@ describe('OAuth callback refusals', () => {
   it('refuses an expired state, and a denied authorization, storing nothing', async () => {
     const init = (await api(t, 'POST', '/oauth/gitlab/initiate')).json();
     const back = await gitlab.authorize(init.authorization_url);
-    await t.runtime.services.deps.db
+    await t.db
       .updateTable('oauth_states')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('state', '=', init.state)

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
-import { forTenant } from '../../infra/db/tenant-scope.js';
+import { forTenant, unscoped } from '../../infra/db/tenant-scope.js';
 import { pageOf } from '../../infra/db/page.js';
 import type { PageWindow } from '../../infra/db/page.js';
 import type { OAuthConnectionsTable, OAuthStatesTable } from '../../infra/db/schema.js';
@@ -21,7 +21,8 @@ export async function takeState(
   provider: string,
   state: string,
 ): Promise<OAuthStateRow | undefined> {
-  return db
+  // The state is a random secret that names its tenant; the callback learns the tenant from it.
+  return unscoped(db, 'an authorization state is found by its secret value')
     .deleteFrom('oauth_states')
     .where('state', '=', state)
     .where('provider', '=', provider)

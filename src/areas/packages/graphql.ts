@@ -50,10 +50,11 @@ async function addPackage(input: PackageInput, ctx: Ctx, s: Services) {
 }
 
 const packageVersions: Loader<GqlPackage> = async (queries, context) => {
-  need(context);
+  const ctx = need(context);
   await context.services.composer.usage.flush();
   const byPackage = await versionsOfPackages(
     context.services.deps.db,
+    ctx.tenantId,
     queries.map((q) => q.obj.id),
   );
   return queries.map((q) => {

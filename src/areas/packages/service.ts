@@ -1,3 +1,4 @@
+import { forTenant } from '../../infra/db/tenant-scope.js';
 import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
@@ -17,6 +18,7 @@ import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
 import { recordAudit } from '../audit/record.js';
+import { forgetPrivatePackages } from '../advisories/store.js';
 import { GitError } from '../../infra/git/errors.js';
 import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
 
@@ -54,8 +56,8 @@ export class PackageService {
   async detail(ctx: Ctx, name: string) {
     const row = await this.get(ctx, name);
     const [versions, downloads] = await Promise.all([
-      store.listVersions(this.deps.db, row.id),
-      store.downloadsByVersion(this.deps.db, row.id),
+      store.listVersions(this.deps.db, row),
+      store.downloadsByVersion(this.deps.db, row),
     ]);
     return { row, versions, downloads };
   }
@@ -135,9 +137,21 @@ export class PackageService {
       const children = await trx
         .selectFrom('monorepo_children')
         .select('package_id')
+        .where('tenant_id', '=', ctx.tenantId)
         .where('parent_id', '=', row.id)
         .execute();
       const ids = [row.id, ...children.map((c) => c.package_id)];
+      const names = await trx
+        .selectFrom('packages')
+        .select('name')
+        .where('tenant_id', '=', ctx.tenantId)
+        .where('id', 'in', ids)
+        .execute();
+      await forgetPrivatePackages(
+        trx,
+        ctx.tenantId,
+        names.map((n) => n.name),
+      );
       await trx
         .deleteFrom('packages')
         .where('tenant_id', '=', ctx.tenantId)
@@ -183,9 +197,10 @@ export class PackageService {
       options,
     );
     if (task.status === 'pending') {
-      await this.deps.db
+      await forTenant(this.deps.db, row.tenant_id)
         .updateTable('packages')
         .set({ sync_status: 'pending' })
+        .where('tenant_id', '=', row.tenant_id)
         .where('id', '=', row.id)
         .where('sync_status', '!=', 'running')
         .execute();
@@ -204,7 +219,7 @@ export class PackageService {
     version: string,
   ): Promise<{ pkg: PackageRow; version: VersionRow }> {
     const pkg = await this.get(ctx, name);
-    const found = await store.findVersion(this.deps.db, pkg.id, normalizedOrInvalid(version));
+    const found = await store.findVersion(this.deps.db, pkg, normalizedOrInvalid(version));
     if (!found) throw notFound(`Version ${version} of ${pkg.name}`);
     return { pkg, version: found };
   }
@@ -224,6 +239,7 @@ export class PackageService {
       await trx
         .updateTable('versions')
         .set({ [flag]: value ? 1 : 0, updated_at: updated.updated_at })
+        .where('tenant_id', '=', ctx.tenantId)
         .where('id', '=', found.version.id)
         .execute();
       await rebuildPackageMetadata(trx, ctx.tenantId, found.pkg.id);
@@ -234,7 +250,7 @@ export class PackageService {
         summary: { version: found.version.version },
       });
     });
-    const downloads = await store.downloadsByVersion(this.deps.db, found.pkg.id);
+    const downloads = await store.downloadsByVersion(this.deps.db, found.pkg);
     return { version: updated, downloads: downloads.get(updated.version_normalized) ?? 0 };
   }
 

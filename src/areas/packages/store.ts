@@ -48,25 +48,34 @@ export async function listPackages(
   return pageOf(base, (qb) => qb.selectAll().orderBy('name', 'asc'), filter);
 }
 
-export async function listVersions(db: Db, packageId: string) {
-  return db.selectFrom('versions').selectAll().where('package_id', '=', packageId).execute();
-}
+type PackageKey = Pick<PackageRow, 'id' | 'tenant_id'>;
 
-export async function findVersion(db: Db, packageId: string, normalized: string) {
-  return db
+export async function listVersions(db: Db, pkg: PackageKey) {
+  return forTenant(db, pkg.tenant_id)
     .selectFrom('versions')
     .selectAll()
-    .where('package_id', '=', packageId)
+    .where('tenant_id', '=', pkg.tenant_id)
+    .where('package_id', '=', pkg.id)
+    .execute();
+}
+
+export async function findVersion(db: Db, pkg: PackageKey, normalized: string) {
+  return forTenant(db, pkg.tenant_id)
+    .selectFrom('versions')
+    .selectAll()
+    .where('tenant_id', '=', pkg.tenant_id)
+    .where('package_id', '=', pkg.id)
     .where('version_normalized', '=', normalized)
     .executeTakeFirst();
 }
 
 /** Downloads per normalized version of one package, all time. */
-export async function downloadsByVersion(db: Db, packageId: string): Promise<Map<string, number>> {
-  const rows = await db
+export async function downloadsByVersion(db: Db, pkg: PackageKey): Promise<Map<string, number>> {
+  const rows = await forTenant(db, pkg.tenant_id)
     .selectFrom('downloads')
     .select(['version_normalized', (eb) => eb.fn.sum<number>('count').as('n')])
-    .where('package_id', '=', packageId)
+    .where('tenant_id', '=', pkg.tenant_id)
+    .where('package_id', '=', pkg.id)
     .groupBy('version_normalized')
     .execute();
   return new Map(rows.map((r) => [r.version_normalized, Number(r.n)]));
@@ -91,6 +100,7 @@ export async function packagesByName(
 /** The versions of many packages, with their all-time downloads, in two queries. */
 export async function versionsOfPackages(
   db: Db,
+  tenantId: string,
   packageIds: readonly string[],
 ): Promise<Map<string, { row: VersionRow; downloads: number }[]>> {
   const out = new Map<string, { row: VersionRow; downloads: number }[]>(
@@ -99,10 +109,16 @@ export async function versionsOfPackages(
   if (packageIds.length === 0) return out;
   const ids = [...new Set(packageIds)];
   const [versions, downloads] = await Promise.all([
-    db.selectFrom('versions').selectAll().where('package_id', 'in', ids).execute(),
-    db
+    forTenant(db, tenantId)
+      .selectFrom('versions')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('package_id', 'in', ids)
+      .execute(),
+    forTenant(db, tenantId)
       .selectFrom('downloads')
       .select(['package_id', 'version_normalized', (eb) => eb.fn.sum<number>('count').as('n')])
+      .where('tenant_id', '=', tenantId)
       .where('package_id', 'in', ids)
       .groupBy(['package_id', 'version_normalized'])
       .execute(),

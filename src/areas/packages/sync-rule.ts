@@ -12,6 +12,7 @@ export async function assertSyncableAlone(db: Db, row: PackageRow): Promise<void
   const child = await db
     .selectFrom('monorepo_children')
     .select('parent_id')
+    .where('tenant_id', '=', row.tenant_id)
     .where('package_id', '=', row.id)
     .executeTakeFirst();
   if (!child) return;

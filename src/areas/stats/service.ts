@@ -125,7 +125,7 @@ export class StatsService {
     } catch {
       throw notFound(`Version ${version} of ${pkg.name}`);
     }
-    const row = await store.findVersion(this.db, pkg.id, normalized);
+    const row = await store.findVersion(this.db, ctx.tenantId, pkg.id, normalized);
     if (!row) throw notFound(`Version ${version} of ${pkg.name}`);
     const perDay = await store.downloadsByDay(this.db, {
       ...filter,

@@ -269,7 +269,7 @@ describe('statistics', () => {
 
   it('counts 100 concurrent downloads exactly, each committed before its archive is sent', async () => {
     const c = await customer('Gamma', ['acme/other']);
-    const db = t.runtime.services.deps.db;
+    const db = t.db;
     const usage = t.runtime.services.composer.usage;
     const rows = () =>
       db
@@ -321,7 +321,7 @@ describe('statistics', () => {
 
   it('has written a download when its archive arrives, and several recorded together in one go', async () => {
     const c = await customer('Delta', ['acme/other']);
-    const db = t.runtime.services.deps.db;
+    const db = t.db;
     const count = async () =>
       (
         await db

@@ -93,10 +93,11 @@ export async function findPackage(db: Db, tenantId: string, name: string) {
     .executeTakeFirst();
 }
 
-export async function findVersion(db: Db, packageId: string, normalized: string) {
-  return db
+export async function findVersion(db: Db, tenantId: string, packageId: string, normalized: string) {
+  return forTenant(db, tenantId)
     .selectFrom('versions')
     .select(['version', 'version_normalized'])
+    .where('tenant_id', '=', tenantId)
     .where('package_id', '=', packageId)
     .where('version_normalized', '=', normalized)
     .executeTakeFirst();

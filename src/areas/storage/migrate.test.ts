@@ -100,7 +100,7 @@ describe('packyard storage migrate', () => {
     await from.putStream(damaged, Readable.from([Buffer.from('bit rot')]));
     const to = new FsStorage(path.join(root, 'to'));
 
-    const expected = await expectedShasums(t.runtime.services.deps.db);
+    const expected = await expectedShasums(t.db);
     const report = await migrateArchives(from, to, { expected });
     expect(report.copied).toBe(2);
     expect(report.failed).toEqual([

@@ -115,7 +115,7 @@ export async function planChildren(
       path: child.path,
       candidates: child.candidates,
       skipped: child.skipped,
-      existing: own ? await listVersions(db, own.id) : [],
+      existing: own ? await listVersions(db, own) : [],
       readme: null,
     });
   }
@@ -128,7 +128,7 @@ export async function planChildren(
       path: oldPath,
       candidates: [],
       skipped: [],
-      existing: await listVersions(db, own.id),
+      existing: await listVersions(db, own),
       readme: null,
     });
   }

@@ -70,11 +70,12 @@ export class SyncService {
       .where('id', '=', packageId)
       .executeTakeFirst();
     if (!pkg) throw new Error(`Package ${packageId} no longer exists`);
-    if (await monorepoParentOf(db, pkg.id)) {
+    if (await monorepoParentOf(db, pkg.tenant_id, pkg.id)) {
       // Queued by sync-all or the scheduler: the parent's own sync refreshes this package.
       await db
         .updateTable('packages')
         .set({ sync_status: 'ok' })
+        .where('tenant_id', '=', pkg.tenant_id)
         .where('id', '=', pkg.id)
         .where('sync_status', '=', 'pending')
         .execute();
@@ -83,6 +84,7 @@ export class SyncService {
     await db
       .updateTable('packages')
       .set({ sync_status: 'running' })
+      .where('tenant_id', '=', pkg.tenant_id)
       .where('id', '=', pkg.id)
       .execute();
     const started = performance.now();
@@ -102,6 +104,7 @@ export class SyncService {
       await db
         .updateTable('packages')
         .set({ sync_status: 'failed', sync_error: message, updated_at: nowIso() })
+        .where('tenant_id', '=', pkg.tenant_id)
         .where('id', '=', pkg.id)
         .execute();
       this.publish(pkg, 'failed', null, message, started);
@@ -119,6 +122,7 @@ export class SyncService {
     const monorepo = await db
       .selectFrom('monorepos')
       .select('paths')
+      .where('tenant_id', '=', pkg.tenant_id)
       .where('package_id', '=', pkg.id)
       .executeTakeFirst();
     const readme = defaultCommit ? await findReadme(dir, defaultCommit, { timeoutMs }) : null;
@@ -128,7 +132,7 @@ export class SyncService {
       path: '',
       candidates: analysis.candidates.map((c) => ({ ...c, subdir: '' })),
       skipped: analysis.skipped,
-      existing: await listVersions(db, pkg.id),
+      existing: await listVersions(db, pkg),
       readme: readme?.content ?? null,
     };
     const children = monorepo
@@ -198,6 +202,7 @@ export class SyncService {
           await trx
             .updateTable('monorepo_children')
             .set({ path: t.path })
+            .where('tenant_id', '=', t.pkg.tenant_id)
             .where('package_id', '=', t.pkg.id)
             .execute();
         }
@@ -226,6 +231,7 @@ export class SyncService {
               : { repository_url: pkg.repository_url, repository_key: pkg.repository_key }),
             updated_at: now,
           })
+          .where('tenant_id', '=', t.pkg.tenant_id)
           .where('id', '=', t.pkg.id)
           .execute();
         await rebuildPackageMetadata(trx, t.pkg.tenant_id, t.pkg.id);

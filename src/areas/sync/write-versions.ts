@@ -25,10 +25,15 @@ export function describe(candidates: Candidate[]): string | null {
 }
 
 /** The parent id of a monorepo child, or null. */
-export async function monorepoParentOf(db: Db, packageId: string): Promise<string | null> {
+export async function monorepoParentOf(
+  db: Db,
+  tenantId: string,
+  packageId: string,
+): Promise<string | null> {
   const row = await db
     .selectFrom('monorepo_children')
     .select('parent_id')
+    .where('tenant_id', '=', tenantId)
     .where('package_id', '=', packageId)
     .executeTakeFirst();
   return row?.parent_id ?? null;
@@ -101,7 +106,12 @@ export async function writeVersions(
         previous.reference !== c.commit ||
         previous.dist_key !== dist.dist_key
       ) {
-        await trx.updateTable('versions').set(values).where('id', '=', previous.id).execute();
+        await trx
+          .updateTable('versions')
+          .set(values)
+          .where('tenant_id', '=', t.pkg.tenant_id)
+          .where('id', '=', previous.id)
+          .execute();
       }
     } else {
       added.push(c.version);
@@ -126,6 +136,7 @@ export async function writeVersions(
   if (removed.length > 0) {
     await trx
       .deleteFrom('versions')
+      .where('tenant_id', '=', t.pkg.tenant_id)
       .where(
         'id',
         'in',

@@ -33,7 +33,7 @@ async function cleanup() {
 describe('cleanup of archives', () => {
   it('deletes archives no version uses once they are an hour old, and keeps the rest', async () => {
     await addSyncedPackage(t, 'acme/cleaned', repo.url);
-    const db = t.runtime.services.deps.db;
+    const db = t.db;
     const keyOf = async (version: string) =>
       (
         await db

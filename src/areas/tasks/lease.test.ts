@@ -38,11 +38,11 @@ function worker(options: WorkerOptions, handlers: Record<string, TaskHandler | T
   return w;
 }
 
-const task = (id: string) => findTask(t.runtime.services.deps.db, 'default', id);
+const task = (id: string) => findTask(t.db, 'default', id);
 
 /** What another worker does when it claims a task whose lease ran out. */
 async function stealLease(id: string, by = 'thief') {
-  await t.runtime.services.deps.db
+  await t.db
     .updateTable('tasks')
     .set({ locked_by: by, lease_expires_at: new Date(Date.now() + 60_000).toISOString() })
     .where('id', '=', id)
@@ -143,7 +143,7 @@ describe('task leases', () => {
     expect(pkg.json().sync_status).not.toBe('failed');
 
     // The thief dies in turn; a healthy worker takes the task after its lease and finishes it.
-    await t.runtime.services.deps.db
+    await t.db
       .updateTable('tasks')
       .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', id)

@@ -81,7 +81,7 @@ export class TaskService {
             // A task waiting for its retry runs now when someone asks for the same work again.
             const now = nowIso();
             if (active.status === 'pending' && active.run_after > now) {
-              await store.runPendingNow(tx.db, active.id, now);
+              await store.runPendingNow(tx.db, tenantId, active.id, now);
               tx.afterCommit(wake);
               return { row: { ...active, run_after: now }, created: false };
             }
@@ -217,6 +217,7 @@ export class TaskService {
         await tx.db
           .updateTable('packages')
           .set({ sync_status: 'pending' })
+          .where('tenant_id', '=', pkg.tenant_id)
           .where('id', '=', pkg.id)
           .where('sync_status', '!=', 'running')
           .execute();

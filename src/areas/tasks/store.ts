@@ -3,11 +3,12 @@ import { pageOf } from '../../infra/db/page.js';
 import type { Db, Dialect } from '../../infra/db/connection.js';
 import type { TasksTable } from '../../infra/db/schema.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
+import { forTenant, unscoped } from '../../infra/db/tenant-scope.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
 export async function findTask(db: Db, tenantId: string, id: string) {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('tasks')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -22,7 +23,7 @@ export async function findActiveTask(
   dedupeKey: string,
   statuses: readonly string[] = ['pending', 'running'],
 ) {
-  return db
+  return forTenant(db, tenantId)
     .selectFrom('tasks')
     .selectAll()
     .where('tenant_id', '=', tenantId)
@@ -56,7 +57,7 @@ export async function claimNextTask(
 }
 
 function claimQuery(db: Db, dialect: Dialect, workerId: string, now: string, leaseUntil: string) {
-  return db
+  return unscoped(db, 'a worker claims the next task of any tenant')
     .updateTable('tasks')
     .set((eb) => ({
       status: 'running',
@@ -102,7 +103,7 @@ export async function listTasks(
   tenantId: string,
   filter: { status?: string; type?: string; offset: number; limit: number },
 ): Promise<{ rows: TaskRow[]; total: number }> {
-  let base = db.selectFrom('tasks').where('tenant_id', '=', tenantId);
+  let base = forTenant(db, tenantId).selectFrom('tasks').where('tenant_id', '=', tenantId);
   if (filter.status) base = base.where('status', '=', filter.status);
   if (filter.type) base = base.where('type', '=', filter.type);
   return pageOf(
@@ -126,10 +127,16 @@ export async function insertTaskOnce(db: Db, row: TaskRow): Promise<boolean> {
 }
 
 /** Makes a pending task that waits for a retry runnable now (an explicit request skips backoff). */
-export async function runPendingNow(db: Db, id: string, now: string): Promise<void> {
-  await db
+export async function runPendingNow(
+  db: Db,
+  tenantId: string,
+  id: string,
+  now: string,
+): Promise<void> {
+  await forTenant(db, tenantId)
     .updateTable('tasks')
     .set({ run_after: now })
+    .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .where('run_after', '>', now)
@@ -138,7 +145,7 @@ export async function runPendingNow(db: Db, id: string, now: string): Promise<vo
 
 /** Deletes finished (done or failed) tasks of a tenant that finished before `before`. */
 export async function deleteFinishedTasks(db: Db, tenantId: string, before: string) {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('tasks')
     .where('tenant_id', '=', tenantId)
     .where('status', 'in', ['done', 'failed'])
@@ -149,7 +156,7 @@ export async function deleteFinishedTasks(db: Db, tenantId: string, before: stri
 
 /** Deletes customer tokens of a tenant whose expiry has passed (they answer 401 anyway). */
 export async function deleteExpiredCustomerTokens(db: Db, tenantId: string, now: string) {
-  const result = await db
+  const result = await forTenant(db, tenantId)
     .deleteFrom('customer_tokens')
     .where('tenant_id', '=', tenantId)
     .where('expires_at', 'is not', null)
@@ -169,27 +176,27 @@ export async function deleteOldWebhookRecords(
   before: string,
   now: string,
 ) {
-  const old = db
+  const old = forTenant(db, tenantId)
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('tenant_id', '=', tenantId)
     .where('received_at', '<', before);
-  await db
+  await forTenant(db, tenantId)
     .deleteFrom('webhook_delivery_packages')
     .where('tenant_id', '=', tenantId)
     .where('delivery_id', 'in', old)
     .execute();
-  const deliveries = await db
+  const deliveries = await forTenant(db, tenantId)
     .deleteFrom('webhook_deliveries')
     .where('tenant_id', '=', tenantId)
     .where('received_at', '<', before)
     .executeTakeFirst();
-  await db
+  await forTenant(db, tenantId)
     .deleteFrom('webhook_receipts')
     .where('tenant_id', '=', tenantId)
     .where('received_at', '<', before)
     .execute();
-  await db
+  await forTenant(db, tenantId)
     .deleteFrom('oauth_states')
     .where('tenant_id', '=', tenantId)
     .where('expires_at', '<', now)
@@ -207,7 +214,7 @@ export async function renewLease(
   workerId: string,
   until: string,
 ): Promise<boolean> {
-  const result = await db
+  const result = await unscoped(db, 'the worker holding the lease renews it, whatever the tenant')
     .updateTable('tasks')
     .set({ lease_expires_at: until })
     .where('id', '=', taskId)

@@ -153,7 +153,7 @@ describe('tasks REST API', () => {
 
   it('runs sync_all and cleanup: one sync per package, expired tokens, old tasks and deliveries removed', async () => {
     await addPackage('acme/second');
-    const { db } = t.runtime.services.deps;
+    const { db } = t;
     const customer = await createCustomer(t, 'Cleanup');
     const past = new Date(Date.now() - 60_000).toISOString();
     const future = new Date(Date.now() + 86_400_000).toISOString();
@@ -282,13 +282,13 @@ describe('scheduler', () => {
     const created = await Promise.all(nodes.map((n) => n.tick(at)));
     expect(created.reduce((a, b) => a + b, 0)).toBe(2);
     const count = async (type: string) =>
-      (await deps.db.selectFrom('tasks').selectAll().where('type', '=', type).execute()).length;
+      (await s.db.selectFrom('tasks').selectAll().where('type', '=', type).execute()).length;
     expect(await count('packages.sync_all')).toBe(1);
     expect(await count('cleanup')).toBe(1);
 
     // Still pending: nothing new, even in the next period.
     expect(await nodes[0]!.tick(new Date('2026-03-01T10:16:00.000Z'))).toBe(0);
-    await deps.db
+    await s.db
       .updateTable('tasks')
       .set({ status: 'done', finished_at: at.toISOString() })
       .execute();
@@ -301,7 +301,7 @@ describe('scheduler', () => {
     expect(await count('cleanup')).toBe(1);
 
     const off = new Scheduler(deps, tasks, { syncIntervalMinutes: 0 });
-    await deps.db
+    await s.db
       .updateTable('tasks')
       .set({ status: 'done', finished_at: at.toISOString() })
       .execute();

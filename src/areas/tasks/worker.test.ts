@@ -33,7 +33,7 @@ function worker(
   return w;
 }
 
-const task = (id: string) => findTask(t.runtime.services.deps.db, 'default', id);
+const task = (id: string) => findTask(t.db, 'default', id);
 
 async function versionsOf(name: string): Promise<string[]> {
   const res = await t.app.inject({ url: `/api/v1/packages/${name}`, headers: t.admin });
@@ -92,7 +92,7 @@ describe('worker', () => {
     }
     a.start();
     b.start();
-    const { db } = t.runtime.services.deps;
+    const { db } = t;
     await waitFor(
       () =>
         db
@@ -152,7 +152,7 @@ describe('worker', () => {
     expect(failed).toMatchObject({ attempts: 3, locked_by: null });
     expect(failed!.error).toMatch(/not found|does not exist|not a git repository/i);
     expect(failed!.finished_at).not.toBeNull();
-    const rows = await t.runtime.services.deps.db
+    const rows = await t.db
       .selectFrom('tasks')
       .select('id')
       .where('dedupe_key', '=', `sync:${JSON.parse(failed!.payload).package_id}`)

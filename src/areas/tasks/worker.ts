@@ -183,6 +183,7 @@ export class Worker {
         locked_by: null,
         lease_expires_at: null,
       })
+      .where('tenant_id', '=', task.tenant_id)
       .where('id', '=', task.id)
       .where('locked_by', '=', this.id)
       .execute();
@@ -217,6 +218,7 @@ export class Worker {
               lease_expires_at: null,
             },
       )
+      .where('tenant_id', '=', task.tenant_id)
       .where('id', '=', task.id)
       .where('locked_by', '=', this.id)
       .execute();

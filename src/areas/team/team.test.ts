@@ -86,9 +86,9 @@ describe('team (CMA) tokens', () => {
     const viewer = bearer((await teamToken('viewer')).plain_token);
     const list = await call('GET', '/team/tokens?per_page=100', viewer);
     expect(list.statusCode).toBe(200);
-    const digests = (
-      await t.runtime.services.deps.db.selectFrom('team_tokens').select('token_digest').execute()
-    ).map((r) => r.token_digest);
+    const digests = (await t.db.selectFrom('team_tokens').select('token_digest').execute()).map(
+      (r) => r.token_digest,
+    );
     expect(digests.length).toBeGreaterThan(1);
     for (const secret of [made.plain_token, ...digests]) expect(list.body).not.toContain(secret);
     expect(list.body).not.toContain('cma_');

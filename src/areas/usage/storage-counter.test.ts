@@ -23,7 +23,7 @@ afterAll(async () => {
   repos.forEach((r) => r.remove());
 });
 
-const db = () => t.runtime.services.deps.db;
+const db = () => t.db;
 
 /** The stored counter and the scan of the committed versions, which it must always equal. */
 async function counterAndScan(tenantId = DEFAULT_TENANT_ID) {

@@ -28,7 +28,7 @@ const hmac = (secret: string, body: string) =>
 /** A package whose repository is `url` (added as a row: these hosts are not reachable here). */
 async function gitPackage(name: string, url: string): Promise<string> {
   const id = await insertPackageRow(t, name);
-  await t.runtime.services.deps.db
+  await t.db
     .updateTable('packages')
     .set({ repository_url: url, repository_key: repositoryKey(url) })
     .where('id', '=', id)
@@ -339,7 +339,7 @@ describe('GitHub pushes', () => {
   it('syncs a monorepo through its parent, once', async () => {
     const url = 'https://github.com/acme/mono.git';
     const parent = await gitPackage('gh/mono', url);
-    const db = t.runtime.services.deps.db;
+    const db = t.db;
     await db
       .insertInto('monorepos')
       .values({ package_id: parent, tenant_id: 'default', paths: '["packages/*"]' })

@@ -39,7 +39,8 @@ describe('a push arriving while the package is being synced', () => {
       .data as { id: string; status: string }[];
 
   it('queues one follow-up sync that waits for the running one, instead of reusing it', async () => {
-    const { db, dialect } = t.runtime.services.deps;
+    const { db } = t;
+    const { dialect } = t.runtime.services.deps;
     const first = await t.app.inject({
       method: 'POST',
       url: '/api/v1/packages/acme/lib/sync',

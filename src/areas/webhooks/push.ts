@@ -42,7 +42,7 @@ export async function queueRepositorySyncs(
   const toSync = new Map<string, string>();
   const involved = new Set(matched.map((p) => p.id));
   for (const pkg of matched) {
-    const parentId = await monorepoParentOf(db, pkg.id);
+    const parentId = await monorepoParentOf(db, ctx.tenantId, pkg.id);
     if (parentId === null) {
       toSync.set(pkg.id, pkg.name);
       continue;

@@ -16,15 +16,18 @@ export async function insertDelivery(
 ): Promise<void> {
   await db.insertInto('webhook_deliveries').values(row).execute();
   if (packageIds.length === 0) return;
+  // Only the tenant's packages that still exist (a package may be deleted meanwhile).
+  const existing = await db
+    .selectFrom('packages')
+    .select('id')
+    .where('tenant_id', '=', row.tenant_id)
+    .where('id', 'in', [...new Set(packageIds)])
+    .execute();
+  if (existing.length === 0) return;
   await db
     .insertInto('webhook_delivery_packages')
-    .columns(['delivery_id', 'tenant_id', 'package_id'])
-    .expression((eb) =>
-      eb
-        .selectFrom('packages')
-        .select([eb.val(row.id).as('delivery_id'), eb.val(row.tenant_id).as('tenant_id'), 'id'])
-        .where('tenant_id', '=', row.tenant_id)
-        .where('id', 'in', [...new Set(packageIds)]),
+    .values(
+      existing.map((p) => ({ delivery_id: row.id, tenant_id: row.tenant_id, package_id: p.id })),
     )
     .execute();
 }

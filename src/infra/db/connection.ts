@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { guardTenants, unscoped } from './tenant-scope.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -87,7 +88,11 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
     });
     const where = new URL(config.databaseUrl);
     where.password = '';
-    return { db, dialect: 'postgres', describe: `PostgreSQL ${where.host}${where.pathname}` };
+    return {
+      db: guardTenants(db),
+      dialect: 'postgres',
+      describe: `PostgreSQL ${where.host}${where.pathname}`,
+    };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'packyard.sqlite');
@@ -99,7 +104,7 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { db, dialect: 'sqlite', describe: `SQLite ${file}` };
+  return { db: guardTenants(db), dialect: 'sqlite', describe: `SQLite ${file}` };
 }
 
 /**
@@ -133,7 +138,7 @@ export async function migrate(
 ): Promise<string[]> {
   // Kysely looks for its lock table in any schema unless told which one is ours.
   const migrator = new Migrator({
-    db,
+    db: unscoped(db, 'migrations rewrite every tenant'),
     provider: new StaticMigrationProvider(),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });

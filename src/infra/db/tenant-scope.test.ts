@@ -112,7 +112,7 @@ describe('a tenant-bound handle', () => {
       .where('id', '=', 'ca')
       .execute();
     await a.insertInto('customers').values(customer('tenant-a', 'ca2')).execute();
-    const b = await handle.db
+    const b = await unscoped(handle.db, 'test: the other tenant')
       .selectFrom('customers')
       .select('name')
       .where('id', '=', 'cb')
@@ -137,14 +137,69 @@ describe('a tenant-bound handle', () => {
       TEST_DATABASE === 'postgres'
         ? (
             await sql<{ table_name: string }>`select table_name from information_schema.columns
-              where table_schema = ${schema} and column_name = 'tenant_id'`.execute(handle.db)
+              where table_schema = ${schema} and column_name = 'tenant_id'`.execute(
+              unscoped(handle.db, 'test: the catalogue'),
+            )
           ).rows.map((r) => r.table_name)
         : (
             await sql<{ name: string }>`select m.name from sqlite_master m
               join pragma_table_info(m.name) c where m.type = 'table' and c.name = 'tenant_id'`.execute(
-              handle.db,
+              unscoped(handle.db, 'test: the catalogue'),
             )
           ).rows.map((r) => r.name);
     expect([...new Set(tables)].sort()).toEqual([...TENANT_TABLES].sort());
+  });
+});
+
+describe('the application handle (openDatabase guards it)', () => {
+  it('refuses a query of a tenant table pinned to no tenant, whichever tenant it pins', async () => {
+    const db = handle.db;
+    await refused(() => db.selectFrom('customers').selectAll().execute());
+    await refused(() =>
+      db.updateTable('customers').set({ name: 'x' }).where('id', '=', 'cb').execute(),
+    );
+    await refused(() => db.deleteFrom('grants').where('customer_id', '=', 'cb').execute());
+    await refused(async () => sql`select * from customers`.execute(db));
+    // A join on something else than a key of a pinned table pins nothing.
+    await refused(() =>
+      db
+        .selectFrom('customers as c')
+        .innerJoin('packages as p', 'p.name', 'c.name')
+        .select('c.id')
+        .where('c.tenant_id', '=', 'tenant-b')
+        .where('p.description', '=', 'x')
+        .execute(),
+    );
+    await refused(() =>
+      db
+        .selectFrom('customers as c')
+        .innerJoin('grants as g', 'g.customer_id', 'c.id')
+        .select('c.id')
+        .where('g.package_id', '=', 'x')
+        .execute(),
+    );
+    const rows = await db
+      .selectFrom('customers as c')
+      .leftJoin('grants as g', 'g.customer_id', 'c.id')
+      .select('c.id')
+      .where('c.tenant_id', '=', 'tenant-b')
+      .execute();
+    expect(rows).toEqual([{ id: 'cb' }]);
+  });
+
+  it('lets a tenant-bound store narrow it, and unscoped() widen it', async () => {
+    const b = forTenant(handle.db, 'tenant-b');
+    await refused(() =>
+      b.selectFrom('customers').select('id').where('tenant_id', '=', 'tenant-a').execute(),
+    );
+    const inTx = await handle.db
+      .transaction()
+      .execute((trx) =>
+        unscoped(trx, 'test: a sweep inside a transaction')
+          .selectFrom('customers')
+          .select('id')
+          .execute(),
+      );
+    expect(inTx.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -7,7 +7,11 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import type { Db } from './connection.js';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+// Not imported from connection.ts, which guards its handle with this module.
+type Db = Kysely<Database>;
 
 /**
  * Every table whose rows belong to one tenant (they carry `tenant_id`). A test checks this list
@@ -60,6 +64,15 @@ export class UnscopedQueryError extends Error {
   }
 }
 
+/**
+ * The tenant a handle is bound to, or ANY_TENANT: the guard every handle of the application
+ * carries, which accepts a query pinned to whichever single tenant but never one pinned to none.
+ */
+export const ANY_TENANT = Symbol('any tenant');
+type Tenant = string | typeof ANY_TENANT;
+const matches = (tenant: Tenant, value: unknown): boolean =>
+  tenant === ANY_TENANT ? typeof value === 'string' && value !== '' : value === tenant;
+
 type Node = OperationNode & Record<string, unknown>;
 const isNode = (v: unknown): v is Node =>
   typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string';
@@ -97,7 +110,7 @@ function conjuncts(node: unknown): Node[] {
 }
 
 /** Whether `expr` says `<name>.tenant_id = <tenantId>` (unqualified allowed when `alone`). */
-function pins(expr: Node, name: string, alone: boolean, tenantId: string): boolean {
+function pins(expr: Node, name: string, alone: boolean, tenantId: Tenant): boolean {
   if (expr.kind !== 'BinaryOperationNode') return false;
   const op = (expr.operator as { operator?: unknown } | undefined)?.operator;
   if (op !== '=') return false;
@@ -106,12 +119,37 @@ function pins(expr: Node, name: string, alone: boolean, tenantId: string): boole
     (Node & { column: unknown; table?: unknown }) | undefined;
   const value = sides.find((s) => kindOf(s) === 'ValueNode') as
     (Node & { value: unknown }) | undefined;
-  if (!ref || !value || value.value !== tenantId) return false;
+  if (!ref || !value || !matches(tenantId, value.value)) return false;
   const column = identifierName((ref.column as { column?: unknown }).column);
   if (column !== 'tenant_id') return false;
   if (ref.table === undefined) return alone;
   return (
     identifierName((ref.table as { table: { identifier: unknown } }).table.identifier) === name
+  );
+}
+
+/** The table name a qualified column reference names, or null. */
+function refTable(node: unknown): string | null {
+  if (kindOf(node) !== 'ReferenceNode') return null;
+  const table = (node as { table?: { table: { identifier: unknown } } }).table;
+  return table ? identifierName(table.table.identifier) : null;
+}
+
+/** A key column: `id` or a reference to one (`customer_id`), never a tenant's own value. */
+function isKeyRef(node: unknown): boolean {
+  const column = identifierName(((node as { column?: { column?: unknown } }).column ?? {}).column);
+  return column !== null && column !== 'tenant_id' && (column === 'id' || column.endsWith('_id'));
+}
+
+/** Whether `expr` equates a key of `name` with a key of a pinned table. */
+function joinsTo(expr: Node, name: string, pinned: ReadonlySet<string>): boolean {
+  if (expr.kind !== 'BinaryOperationNode') return false;
+  if ((expr.operator as { operator?: unknown } | undefined)?.operator !== '=') return false;
+  if (!isKeyRef(expr.leftOperand) || !isKeyRef(expr.rightOperand)) return false;
+  const [left, right] = [refTable(expr.leftOperand), refTable(expr.rightOperand)];
+  return (
+    (left === name && !!right && pinned.has(right)) ||
+    (right === name && !!left && pinned.has(left))
   );
 }
 
@@ -122,7 +160,7 @@ function pins(expr: Node, name: string, alone: boolean, tenantId: string): boole
  * tenant. Anything it cannot prove (a raw SQL query, INSERT … SELECT into a tenant table) is
  * refused.
  */
-export function assertScoped(root: OperationNode, tenantId: string): void {
+export function assertScoped(root: OperationNode, tenantId: Tenant): void {
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!isNode(node)) return;
@@ -146,7 +184,7 @@ export function assertScoped(root: OperationNode, tenantId: string): void {
   visit(root);
 }
 
-function checkFiltered(node: Node, tenantId: string): void {
+function checkFiltered(node: Node, tenantId: Tenant): void {
   const items: { item: { table: string; name: string }; on?: unknown }[] = [];
   const froms = (node.from as { froms?: unknown[] } | undefined)?.froms ?? [];
   for (const from of froms) {
@@ -165,9 +203,27 @@ function checkFiltered(node: Node, tenantId: string): void {
   const tenantItems = items.filter(({ item }) => TENANT_TABLES.has(item.table));
   const alone = tenantItems.length === 1;
   const where = conjuncts(node.where);
-  for (const { item, on } of tenantItems) {
-    const scope = [...where, ...conjuncts(on)];
-    if (!scope.some((expr) => pins(expr, item.name, alone, tenantId))) {
+  const scopeOf = (on: unknown) => [...where, ...conjuncts(on)];
+  const pinned = new Set(
+    tenantItems
+      .filter(({ item, on }) => scopeOf(on).some((expr) => pins(expr, item.name, alone, tenantId)))
+      .map(({ item }) => item.name),
+  );
+  // The application-wide guard also takes a table joined by key to a pinned one (`g.customer_id
+  // = c.id` where c is pinned): its rows follow the pinned rows. A bound handle wants every table
+  // pinned.
+  for (let grew = tenantId === ANY_TENANT; grew;) {
+    grew = false;
+    for (const { item, on } of tenantItems) {
+      if (pinned.has(item.name)) continue;
+      if (scopeOf(on).some((expr) => joinsTo(expr, item.name, pinned))) {
+        pinned.add(item.name);
+        grew = true;
+      }
+    }
+  }
+  for (const { item } of tenantItems) {
+    if (!pinned.has(item.name)) {
       throw new UnscopedQueryError(
         `${item.table}${item.name !== item.table ? ` as ${item.name}` : ''} is not pinned to the tenant (where ${item.name}.tenant_id = …)`,
       );
@@ -175,7 +231,7 @@ function checkFiltered(node: Node, tenantId: string): void {
   }
 }
 
-function checkInsert(node: Node, tenantId: string): void {
+function checkInsert(node: Node, tenantId: Tenant): void {
   const into = tableItem(node.into);
   if (!into || !TENANT_TABLES.has(into.table)) return;
   const columns = ((node.columns as { column: unknown }[] | undefined) ?? []).map((c) =>
@@ -196,7 +252,7 @@ function checkInsert(node: Node, tenantId: string): void {
       (row as { kind: string }).kind === 'PrimitiveValueListNode'
         ? cell
         : (cell as { value?: unknown } | undefined)?.value;
-    if (value !== tenantId) {
+    if (!matches(tenantId, value)) {
       throw new UnscopedQueryError(`insert into ${into.table} for another tenant`);
     }
   }
@@ -204,7 +260,7 @@ function checkInsert(node: Node, tenantId: string): void {
 
 /** The Kysely plugin that applies `assertScoped` to every query of a handle. */
 export class TenantScopePlugin implements KyselyPlugin {
-  constructor(readonly tenantId: string) {}
+  constructor(readonly tenantId: Tenant) {}
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     assertScoped(args.node, this.tenantId);
@@ -222,9 +278,20 @@ export class TenantScopePlugin implements KyselyPlugin {
  * from it (and units of work joined through it) stay bound.
  */
 export function forTenant(db: Db, tenantId: string): Db {
-  const bound = db.withPlugin(new TenantScopePlugin(tenantId));
-  plainOf.set(bound, plainOf.get(db) ?? db);
+  const plain = plainOf.get(db) ?? db;
+  const bound = plain.withPlugin(new TenantScopePlugin(tenantId));
+  plainOf.set(bound, plain);
   return bound;
+}
+
+/**
+ * The application's handle: every query of a tenant table must be pinned to one tenant (any);
+ * what spans tenants says so with `unscoped`. Stores then bind the tenant with `forTenant`.
+ */
+export function guardTenants(db: Db): Db {
+  const guarded = db.withPlugin(new TenantScopePlugin(ANY_TENANT));
+  plainOf.set(guarded, db);
+  return guarded;
 }
 
 /** The handle each bound handle was made from (so `unscoped` keeps the schema plugin). */
@@ -238,5 +305,6 @@ const plainOf = new WeakMap<Db, Db>();
  */
 export function unscoped(db: Db, reason: string): Db {
   void reason;
-  return plainOf.get(db) ?? db;
+  // A transaction opened from a guarded or bound handle carries its plugin; ours are the only ones.
+  return plainOf.get(db) ?? db.withoutPlugins();
 }
