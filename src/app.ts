@@ -19,6 +19,8 @@ import { packageRoutes } from './areas/packages/routes.js';
 import { artifactRoutes } from './areas/artifacts/routes.js';
 import { composerRoutes } from './areas/composer-repository/routes.js';
 import { createP2FastPath } from './areas/composer-repository/fast-path.js';
+import { TenantResolver } from './areas/tenants/resolver.js';
+import { resolveTenantsByHost } from './areas/tenants/hook.js';
 import { tokenRoutes } from './areas/tokens/routes.js';
 import { teamRoutes } from './areas/team/routes.js';
 import { accessRoutes } from './areas/access/routes.js';
@@ -71,7 +73,15 @@ export async function buildApp({
     config,
     onRedisError: (err) => app.log.warn({ err }, 'Redis (rate-limit counters) unavailable'),
   });
-  const p2FastPath = createP2FastPath(services.composer.responses, limits.fastPathGate);
+  const tenants =
+    config.edition === 'cloud' && config.baseDomain
+      ? new TenantResolver(services.deps.db, config.baseDomain)
+      : null;
+  const p2FastPath = createP2FastPath(
+    services.composer.responses,
+    limits.fastPathGate,
+    tenants ? (req) => tenants.peek(req.headers.host) : undefined,
+  );
   const app = Fastify({
     logger: withRedaction(logger),
     genReqId,
@@ -95,10 +105,14 @@ export async function buildApp({
   app.decorate('p2FastPath', p2FastPath);
   const metrics = createMetrics(services, p2FastPath, { processMetrics });
   app.addHook('onRequest', echoRequestId);
+  if (tenants && config.baseDomain) {
+    resolveTenantsByHost(app, tenants, { baseUrl: config.baseUrl, baseDomain: config.baseDomain });
+  }
   app.addHook('onResponse', metrics.onResponse);
   app.addHook('onClose', async () => metrics.close());
   app.addHook('onClose', async () => limits.close());
   app.decorateRequest('tenantId', DEFAULT_TENANT_ID);
+  app.decorateRequest('tenantBaseUrl', null);
   // Set by the admin authentication hook; the Composer routes carry their principal themselves.
   app.decorateRequest('actor', null as never);
   app.decorateRequest('customerPrincipal', null);

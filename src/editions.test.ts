@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp } from '../test/helpers.js';
+import { basicAuth, cloudTenant, createTestApp } from '../test/helpers.js';
 import type { TestApp } from '../test/helpers.js';
 import { adminApi, createCustomer } from '../test/factories.js';
 import { EDITIONS } from './config.js';
@@ -40,14 +40,20 @@ describe('the edition matrix (decisions.md section 2)', () => {
 
 describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => {
   let t: TestApp;
-  let auth: { authorization: string };
+  let auth: Record<string, string>;
   const gated = edition !== 'community';
 
   beforeAll(async () => {
     t = await createTestApp({ EDITION: edition, WORKER: 'off' });
+    // In Cloud, the registry is a tenant's: on its host, with its own owner token.
+    const tenant = edition === 'cloud' ? await cloudTenant(t, 'acme') : null;
+    if (tenant) t.admin = tenant.admin;
     const c = await createCustomer(t, `Ed ${edition}`);
     const token = await adminApi(t)('POST', `/api/v1/customers/${c.id}/tokens`, { name: 't' });
-    auth = { authorization: basicAuth(token.plain_token) };
+    auth = {
+      authorization: basicAuth(token.plain_token),
+      ...(tenant ? { host: tenant.host } : {}),
+    };
   });
   afterAll(async () => t.close());
 
@@ -57,7 +63,8 @@ describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => 
     if (gated) {
       expect(res.json()['security-advisories']).toEqual({
         metadata: true,
-        'api-url': 'http://packyard.test/api/security-advisories/',
+        // A tenant's absolute URLs use its own host (decisions.md 13).
+        'api-url': `http://${edition === 'cloud' ? 'acme.' : ''}packyard.test/api/security-advisories/`,
       });
     } else {
       expect(res.json()).not.toHaveProperty('security-advisories');

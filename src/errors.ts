@@ -9,6 +9,12 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** Cloud: the Host names no tenant (no subdomain under BASE_DOMAIN). */
+  TENANT_REQUIRED: 400,
+  /** Cloud: no tenant has the Host's subdomain (or it was deleted). */
+  TENANT_NOT_FOUND: 404,
+  /** Cloud: the tenant of the Host is suspended; every route of its host refuses. */
+  TENANT_SUSPENDED: 403,
   /** Raised by the HTTP layer itself: the client took too long to send its request. */
   REQUEST_TIMEOUT: 408,
   /** Raised by the HTTP layer itself: a path parameter longer than any valid one. */

@@ -159,3 +159,34 @@ export async function graphqlBody(
   const { status: _status, ...body } = await graphql(t, query, variables, headers);
   return body;
 }
+
+/**
+ * A tenant of a Cloud test app (BASE_DOMAIN packyard.test), made directly in the database until
+ * the platform API creates them: its host, and headers with an owner token of its own.
+ */
+export async function cloudTenant(
+  t: TestApp,
+  subdomain: string,
+  status: 'active' | 'suspended' | 'deleted' = 'active',
+): Promise<{ id: string; host: string; admin: { host: string; authorization: string } }> {
+  const id = `tenant-${subdomain}`;
+  const now = new Date().toISOString();
+  await t.db
+    .insertInto('tenants')
+    .values({
+      id,
+      name: subdomain,
+      subdomain,
+      plan: 'starter',
+      status,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const { plain } = await t.runtime.services.team.create(
+    { tenantId: id, actor: { kind: 'system', id: null } },
+    { name: 'owner', level: 'owner' },
+  );
+  const host = `${subdomain}.packyard.test`;
+  return { id, host, admin: { host, authorization: `Bearer ${plain}` } };
+}

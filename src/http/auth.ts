@@ -18,6 +18,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     tenantId: string;
+    /** Cloud: the tenant's own origin (`https://acme.example.com`), for absolute URLs. */
+    tenantBaseUrl: string | null;
     actor: Actor;
     customerPrincipal: CustomerPrincipal | null;
     /** For the audit log. */

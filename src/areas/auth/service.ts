@@ -1,4 +1,5 @@
 import { forTenant } from '../../infra/db/tenant-scope.js';
+import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { jwtVerify } from 'jose';
 import type { AdminActor, AdminLevel, CustomerActor, Deps } from '../../context.js';
 import { unauthorized } from '../../errors.js';
@@ -96,7 +97,9 @@ export class AuthService {
 
   async authenticateAdmin(tenantId: string, token: string): Promise<AdminActor | null> {
     const tokenDigest = digest(token);
-    if (constantTimeEqual(tokenDigest, this.rootDigest)) {
+    // In Cloud, ADMIN_TOKEN is no key to the tenants' registries: each runs on its own tokens.
+    const rootHere = this.deps.config.edition !== 'cloud' || tenantId === DEFAULT_TENANT_ID;
+    if (rootHere && constantTimeEqual(tokenDigest, this.rootDigest)) {
       return { kind: 'root', id: null, level: 'owner' };
     }
     if (!hasValidChecksum(token, TEAM_TOKEN_PREFIX)) return null;

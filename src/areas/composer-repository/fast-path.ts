@@ -19,7 +19,12 @@ export function p2CacheKey(name: string, kind: MetadataKind): string {
  * work costs more than the answer itself. Returns false (and touches nothing) for anything it
  * does not answer: the request then takes the normal route, which fills the cache.
  */
-export function createP2FastPath(cache: ResponseCache, rateLimit?: FastPathGate) {
+export function createP2FastPath(
+  cache: ResponseCache,
+  rateLimit?: FastPathGate,
+  /** Cloud: the tenant of the request's host when known without waiting, else null. */
+  tenantOf?: (req: IncomingMessage) => string | null,
+) {
   const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET' || !req.url?.startsWith('/p2/')) return false;
     const match = P2_PATH.exec(req.url);
@@ -30,8 +35,8 @@ export function createP2FastPath(cache: ResponseCache, rateLimit?: FastPathGate)
     } catch {
       return false;
     }
-    // Single-tenant for now; the Cloud edition resolves the tenant from Host here too.
-    const tenantId = DEFAULT_TENANT_ID;
+    const tenantId = tenantOf ? tenantOf(req) : DEFAULT_TENANT_ID;
+    if (tenantId === null) return false;
     const secretDigest = digest(secret);
     const key = ResponseCache.key(
       tenantId,

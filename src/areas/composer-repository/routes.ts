@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { originOf } from '../tenants/hook.js';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { notFound } from '../../errors.js';
@@ -58,12 +59,12 @@ export async function composerRoutes(app: App): Promise<void> {
     return sendRendered(req, reply, doc);
   }
 
-  const rootDocument = async (principal: CustomerPrincipal) => {
+  const rootDocument = async (principal: CustomerPrincipal, origin: string) => {
     const root: Record<string, unknown> = {
       packages: {},
       'metadata-url': '/p2/%package%.json',
       'providers-lazy-url': '/p/%package%.json',
-      'notify-batch': `${baseUrl}/downloads/`,
+      'notify-batch': `${origin}/downloads/`,
     };
     // With public names open to all, Composer must ask for any name: no list (decisions.md 12).
     if (!composer.publicNamesOpen) {
@@ -72,14 +73,14 @@ export async function composerRoutes(app: App): Promise<void> {
     if (hasFeature(edition, 'security_advisories')) {
       root['security-advisories'] = {
         metadata: true,
-        'api-url': `${baseUrl}/api/security-advisories/`,
+        'api-url': `${origin}/api/security-advisories/`,
       };
     }
     return { body: root, lastModified: new Date() };
   };
 
   app.get('/packages.json', { schema: hidden }, async (req, reply) =>
-    cached(req, reply, 'root', rootDocument),
+    cached(req, reply, 'root', (principal) => rootDocument(principal, originOf(req, baseUrl))),
   );
 
   app.get(
@@ -96,7 +97,7 @@ export async function composerRoutes(app: App): Promise<void> {
       const name = `${req.params.vendor}/${match[1]}`.toLowerCase();
       const kind: MetadataKind = match[2] ? 'dev' : 'tags';
       return cached(req, reply, p2CacheKey(name, kind), (principal) =>
-        composer.packageDocument(principal, name, kind, baseUrl),
+        composer.packageDocument(principal, name, kind, originOf(req, baseUrl)),
       );
     },
   );

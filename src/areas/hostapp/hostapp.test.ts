@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { loadConfig } from '../../config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, graphqlBody, waitFor } from '../../../test/helpers.js';
+import { cloudTenant, createTestApp, graphqlBody, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { waitForSync } from '../../../test/factories.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
@@ -622,8 +622,10 @@ describe('GitHub App webhooks in the Cloud edition', () => {
       const installation = cloudApi.installationJson(cloudApi.installations.get(95)!);
       const created = await webhook('installation', { action: 'created', installation }, cloud);
       expect(created.json()).toMatchObject({ event: 'installation', status: 'processed' });
+      // A tenant's registry, on its host with its own owner token (ADMIN_TOKEN is refused there).
+      const tenant = await cloudTenant(cloud, 'delta');
       const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-        cloud.app.inject({ method, url, headers: cloud.admin, payload });
+        cloud.app.inject({ method, url, headers: tenant.admin, payload });
       const list = await call('GET', '/api/v1/hostapp/installations');
       expect(list.json()).toMatchObject({ data: [], pagination: { total: 0 } });
       expect((await call('GET', '/api/v1/hostapp/installations/by-host-id/95')).statusCode).toBe(
@@ -647,7 +649,7 @@ describe('GitHub App webhooks in the Cloud edition', () => {
       });
       const audit = (await call('GET', '/api/v1/audit?action=hostapp.claim')).json().data;
       expect(audit).toEqual([
-        expect.objectContaining({ actor: expect.objectContaining({ kind: 'root' }) }),
+        expect.objectContaining({ actor: expect.objectContaining({ kind: 'cma' }) }),
       ]);
     } finally {
       await cloud.close();

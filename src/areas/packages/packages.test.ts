@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../test/helpers.js';
+import { cloudTenant, createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 
 describe.each([
@@ -7,8 +7,11 @@ describe.each([
   ['the Cloud edition', { EDITION: 'cloud' }],
 ])('adding packages with %s', (_label, env) => {
   let t: TestApp;
+  let admin: Record<string, string>;
   beforeAll(async () => {
     t = await createTestApp({ ...env, WORKER: 'off' });
+    // In Cloud the registry is a tenant's, on its host, with its own token.
+    admin = 'EDITION' in env ? (await cloudTenant(t, 'acme')).admin : t.admin;
   });
   afterAll(async () => t.close());
 
@@ -16,7 +19,7 @@ describe.each([
     t.app.inject({
       method: 'POST',
       url: '/api/v1/packages',
-      headers: t.admin,
+      headers: admin,
       payload: { name, repository_url: url },
     });
 
@@ -29,7 +32,7 @@ describe.each([
         details: [{ field: 'repository_url', message: expect.stringMatching(/server itself/) }],
       });
     }
-    const missing = await t.app.inject({ url: '/api/v1/packages/acme/local', headers: t.admin });
+    const missing = await t.app.inject({ url: '/api/v1/packages/acme/local', headers: admin });
     expect(missing.statusCode).toBe(404);
   });
 

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../http/app-types.js';
+import { hostTarget } from './host.js';
+import type { TenantResolver } from './resolver.js';
+
+/** Routes that answer on any host: the platform API (decisions.md 13). */
+const PLATFORM_PREFIX = '/api/v1/tenants';
+/**
+ * The GitHub App's webhook: one App serves the whole deployment, so GitHub posts to one URL;
+ * installations are then claimed by tenants.
+ */
+const PLATFORM_WEBHOOKS = new Set(['/api/webhooks/hostapp']);
+/** Probes an orchestrator sends to a node's address, not to a tenant's host. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/**
+ * Cloud: sets `request.tenantId` from the Host header before anything else looks at the request,
+ * so every route (REST, GraphQL and its WebSocket, the Composer surface, webhooks) works on the
+ * host's tenant; refusals (400/404/403) come before any token is read.
+ */
+export function resolveTenantsByHost(
+  app: App,
+  resolver: TenantResolver,
+  { baseUrl, baseDomain }: { baseUrl: string; baseDomain: string },
+) {
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path === PLATFORM_PREFIX || path.startsWith(`${PLATFORM_PREFIX}/`)) return;
+    if (PLATFORM_WEBHOOKS.has(path)) return;
+    // A probe by address checks the node; on a tenant's host it checks the tenant too.
+    if (PROBES.has(path) && hostTarget(request.headers.host, baseDomain).kind === 'none') return;
+    const { tenantId, subdomain } = await resolver.resolve(request.headers.host);
+    request.tenantId = tenantId;
+    request.tenantBaseUrl = tenantOrigin(baseUrl, subdomain, baseDomain);
+  });
+}
+
+/** `<scheme>://<subdomain>.<BASE_DOMAIN>[:port]`, the scheme and port from BASE_URL (decisions.md 13). */
+export function tenantOrigin(baseUrl: string, subdomain: string, baseDomain: string): string {
+  const base = new URL(baseUrl);
+  return `${base.protocol}//${subdomain}.${baseDomain}${base.port ? `:${base.port}` : ''}`;
+}
+
+/** The origin absolute URLs of this request use: its tenant's in Cloud, else BASE_URL. */
+export const originOf = (request: FastifyRequest, baseUrl: string): string =>
+  request.tenantBaseUrl ?? baseUrl;
