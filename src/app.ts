@@ -21,6 +21,7 @@ import { composerRoutes } from './areas/composer-repository/routes.js';
 import { createP2FastPath } from './areas/composer-repository/fast-path.js';
 import { TenantResolver } from './areas/tenants/resolver.js';
 import { resolveTenantsByHost } from './areas/tenants/hook.js';
+import { tenantRoutes } from './areas/tenants/routes.js';
 import { tokenRoutes } from './areas/tokens/routes.js';
 import { teamRoutes } from './areas/team/routes.js';
 import { accessRoutes } from './areas/access/routes.js';
@@ -183,6 +184,17 @@ export async function buildApp({
   await app.register(oauthCallbackRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(adminUiRoutes);
+  if (tenants) {
+    const platform = services.tenants;
+    platform.onChange = (subdomain) => tenants.forget(subdomain);
+    await app.register(
+      async (api) => {
+        await limits.apply(api, 'admin');
+        await api.register(tenantRoutes(platform, config.cloud.platformAdminToken));
+      },
+      { prefix: '/api/v1' },
+    );
+  }
   await app.register(
     async (api) => {
       await limits.apply(api, 'admin');

@@ -14,6 +14,8 @@ import { advisorySettings } from './config-advisories.js';
 import type { AdvisorySettings } from './config-advisories.js';
 import type { ProxySettings } from './config-proxy.js';
 import { securitySettings } from './config-security.js';
+import { cloudSettings } from './config-cloud.js';
+import type { CloudSettings } from './config-cloud.js';
 import type { SecuritySettings } from './config-security.js';
 
 /** The editions of decisions.md section 2. */
@@ -108,6 +110,8 @@ export interface Config extends SecuritySettings {
   proxy: ProxySettings;
   /** Security-advisory import (src/config-advisories.ts). */
   advisories: AdvisorySettings;
+  /** The Cloud edition's platform token and plans (src/config-cloud.ts). */
+  cloud: CloudSettings;
 }
 
 export interface WebhookSecrets {
@@ -256,5 +260,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     proxy: proxySettings(env, { integer, baseOf, fail: (m) => new ConfigError(m) }),
     advisories: advisorySettings(env, { integer }),
+    cloud: cloudSettings(env),
   });
 }

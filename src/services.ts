@@ -1,4 +1,5 @@
 import type { Deps } from './context.js';
+import { TENANT_REMOVE_TASK, TenantService } from './areas/tenants/service.js';
 import { AuthService } from './areas/auth/service.js';
 import { CustomerService } from './areas/customers/service.js';
 import { PackageService } from './areas/packages/service.js';
@@ -60,6 +61,8 @@ export interface Services {
   advisories: AdvisoryService;
   vulnerabilities: VulnerabilityService;
   advisoryFeed: AdvisoryFeed;
+  /** The Cloud edition's platform API. */
+  tenants: TenantService;
 }
 
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
@@ -76,6 +79,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const scanner = new VulnerabilityScanner(deps, proxy);
   const advisories = new AdvisoryService(deps, tasks, scanner, () => configuredSources(deps));
   // Each task type's handler and its attempt limit (failed attempts below it are retried).
+  const tenants = new TenantService(deps, tasks);
   const handlers = {
     [SYNC_TASK]: {
       maxAttempts: 3,
@@ -107,6 +111,11 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     [ADVISORIES_IMPORT_TASK]: {
       maxAttempts: 1,
       run: async (task: { tenant_id: string }) => advisories.runImport(task.tenant_id),
+    },
+    [TENANT_REMOVE_TASK]: {
+      maxAttempts: 5,
+      run: async (_task: unknown, payload: Record<string, unknown>) =>
+        tenants.remove(String(payload.tenant_id)),
     },
     [CLEANUP_TASK]: {
       maxAttempts: 3,
@@ -158,6 +167,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     oauth,
     hostApp,
     billing: new BillingService(deps, customers),
+    tenants,
     proxy,
     proxyAdmin: new ProxyAdmin(deps, proxy),
     advisories,

@@ -1,0 +1,33 @@
+import { Type } from 'typebox';
+import type { Static } from 'typebox';
+import { IsoDateTime } from '../../http/schemas.js';
+
+export const TenantSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  subdomain: Type.String(),
+  plan: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export type TenantDto = Static<typeof TenantSchema>;
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+/** A lower-case DNS label of 2-63 characters (decisions.md 9). */
+const Subdomain = Type.String({ minLength: 2, maxLength: 63 });
+const Plan = Type.String({ minLength: 1, maxLength: 32 });
+
+export const CreateTenantBody = Type.Object(
+  { name: Name, subdomain: Subdomain, plan: Type.Optional(Plan) },
+  { additionalProperties: false },
+);
+export type CreateTenantInput = Static<typeof CreateTenantBody>;
+
+export const UpdateTenantBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const ChangePlanBody = Type.Object({ plan: Plan }, { additionalProperties: false });
+
+export const CreatedTenantSchema = Type.Object({
+  tenant: TenantSchema,
+  owner_token: Type.String(),
+});

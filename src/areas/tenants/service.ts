@@ -1,0 +1,187 @@
+import type { Ctx, Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { conflict, invalid, notFound } from '../../errors.js';
+import { digest, generateSecret, newId } from '../../infra/crypto.js';
+import { isUniqueViolation } from '../../infra/db/errors.js';
+import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
+import { TENANT_TABLES, forTenant } from '../../infra/db/tenant-scope.js';
+import { transact } from '../../unit-of-work.js';
+import { TEAM_TOKEN_PREFIX } from '../auth/service.js';
+import type { TaskService } from '../tasks/service.js';
+import { RESERVED_SUBDOMAINS } from './host.js';
+import type { CreateTenantInput, TenantDto } from './schema.js';
+
+export const TENANT_REMOVE_TASK = 'tenant.remove';
+
+type TenantRow = TenantDto;
+
+/** The platform's own context: tenants are platform rows, audited and queued under `default`. */
+const platformCtx: Ctx = { tenantId: DEFAULT_TENANT_ID, actor: { kind: 'system', id: null } };
+
+const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
+
+/**
+ * The platform API of the Cloud edition (decisions.md 9 and 13): tenants, their plans and
+ * status. `onChange` tells this node's host resolver to forget a subdomain at once.
+ */
+export class TenantService {
+  onChange: (subdomain: string) => void = () => {};
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly tasks: TaskService,
+  ) {}
+
+  private get plans() {
+    return this.deps.config.cloud.plans;
+  }
+
+  async list(page: { offset: number; limit: number }) {
+    // The built-in `default` tenant has no host; it is not one of the platform's tenants.
+    const base = this.deps.db
+      .selectFrom('tenants')
+      .where('status', '!=', 'deleted')
+      .where('id', '!=', DEFAULT_TENANT_ID);
+    const { count } = await base
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return { rows: rows as TenantRow[], total: Number(count) };
+  }
+
+  async get(id: string): Promise<TenantRow> {
+    const row = await this.deps.db
+      .selectFrom('tenants')
+      .selectAll()
+      .where('id', '=', id)
+      .where('id', '!=', DEFAULT_TENANT_ID)
+      .where('status', '!=', 'deleted')
+      .executeTakeFirst();
+    if (!row) throw notFound(`Tenant ${id}`);
+    return row as TenantRow;
+  }
+
+  async create(input: CreateTenantInput): Promise<{ tenant: TenantRow; ownerToken: string }> {
+    const subdomain = input.subdomain;
+    if (!SUBDOMAIN.test(subdomain)) {
+      throw invalid('subdomain', 'must be a lower-case DNS label: a-z, 0-9 and inner hyphens');
+    }
+    if (RESERVED_SUBDOMAINS.has(subdomain)) {
+      throw invalid('subdomain', `"${subdomain}" is reserved for the service itself`);
+    }
+    const plan = input.plan ?? Object.keys(this.plans)[0]!;
+    this.assertPlan(plan);
+    const now = nowIso();
+    const tenant: TenantRow = {
+      id: newId(),
+      name: input.name,
+      subdomain,
+      plan,
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    };
+    const ownerToken = generateSecret(TEAM_TOKEN_PREFIX);
+    try {
+      await transact(this.deps, platformCtx, async (tx) => {
+        await tx.db.insertInto('tenants').values(tenant).execute();
+        await forTenant(tx.db, tenant.id)
+          .insertInto('team_tokens')
+          .values({
+            id: newId(),
+            tenant_id: tenant.id,
+            name: 'owner',
+            level: 'owner',
+            token_digest: digest(ownerToken),
+            created_at: now,
+            last_used_at: null,
+          })
+          .execute();
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`The subdomain ${subdomain} is taken`);
+      throw err;
+    }
+    this.onChange(subdomain);
+    return { tenant, ownerToken };
+  }
+
+  async update(id: string, patch: { name?: string; plan?: string; status?: TenantRow['status'] }) {
+    const row = await this.get(id);
+    if (patch.plan !== undefined) this.assertPlan(patch.plan);
+    const updated = { ...row, ...patch, updated_at: nowIso() };
+    await this.deps.db
+      .updateTable('tenants')
+      .set({
+        name: updated.name,
+        plan: updated.plan,
+        status: updated.status,
+        updated_at: updated.updated_at,
+      })
+      .where('id', '=', id)
+      .execute();
+    this.onChange(row.subdomain);
+    return updated;
+  }
+
+  /**
+   * Deletes the tenant: its hosts answer TENANT_NOT_FOUND at once, and a background task removes
+   * every row it owns and its archives, then the tenant itself (freeing the subdomain).
+   */
+  async delete(id: string): Promise<void> {
+    const row = await this.get(id);
+    await this.deps.db
+      .updateTable('tenants')
+      .set({ status: 'deleted', updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+    this.onChange(row.subdomain);
+    await this.tasks.enqueue(platformCtx, TENANT_REMOVE_TASK, { tenant_id: id }, `tenant:${id}`);
+  }
+
+  /**
+   * The removal task: every tenant table, then the archives under the tenant's prefix, then the
+   * tenant row. Tables go in passes: one a foreign key still holds waits for the next pass.
+   */
+  async remove(tenantId: string): Promise<{ rows: number; archives: number }> {
+    if (tenantId === DEFAULT_TENANT_ID) throw new Error('The default tenant is not removable');
+    const db = forTenant(this.deps.db, tenantId);
+    let pending = [...TENANT_TABLES];
+    let rows = 0;
+    for (let pass = 0; pending.length > 0 && pass < 5; pass++) {
+      const blocked: string[] = [];
+      for (const table of pending) {
+        try {
+          const result = await db
+            .deleteFrom(table as 'customers')
+            .where('tenant_id', '=', tenantId)
+            .executeTakeFirst();
+          rows += Number(result.numDeletedRows);
+        } catch {
+          blocked.push(table);
+        }
+      }
+      pending = blocked;
+    }
+    if (pending.length > 0) throw new Error(`Rows of ${pending.join(', ')} could not be removed`);
+    let archives = 0;
+    for await (const object of this.deps.storage.list(`${tenantId}/`)) {
+      await this.deps.storage.delete(object.key);
+      archives += 1;
+    }
+    await this.deps.db.deleteFrom('tenants').where('id', '=', tenantId).execute();
+    return { rows, archives };
+  }
+
+  private assertPlan(plan: string): void {
+    if (!Object.hasOwn(this.plans, plan)) {
+      throw invalid('plan', `unknown plan; one of ${Object.keys(this.plans).join(', ')}`);
+    }
+  }
+}
