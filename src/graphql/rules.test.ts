@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, graphql } from '../../test/helpers.js';
+import { cloudTenant, createTestApp, graphql } from '../../test/helpers.js';
 import type { GqlAnswer, TestApp } from '../../test/helpers.js';
 import { loadConfig } from '../config.js';
 import { buildSchema, parse } from './graphql-js.js';
@@ -60,6 +60,8 @@ describe('complexity', () => {
       let t: TestApp;
       beforeAll(async () => {
         t = await createTestApp({ EDITION: edition, WORKER: 'off' });
+        // In Cloud, the registry is a tenant's: on its host, with its own owner token.
+        if (edition === 'cloud') t.admin = (await cloudTenant(t, 'acme')).admin;
       });
       afterAll(async () => t.close());
 
