@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   TENANT_NOT_FOUND: 404,
   /** Cloud: the tenant of the Host is suspended; every route of its host refuses. */
   TENANT_SUSPENDED: 403,
+  /** Cloud: the tenant's plan allows no more of this (packages, customers). */
+  PLAN_LIMIT_REACHED: 403,
   /** Raised by the HTTP layer itself: the client took too long to send its request. */
   REQUEST_TIMEOUT: 408,
   /** Raised by the HTTP layer itself: a path parameter longer than any valid one. */

@@ -143,6 +143,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     composer.advisories = advisoryFeed;
     proxy.advisories = advisoryFeed;
   }
+  tenants.usage = composer.usage;
   const services: Services = {
     deps,
     auth,

@@ -1,4 +1,5 @@
 import { requireUnit, transact } from '../../unit-of-work.js';
+import { assertCountLeft } from '../tenants/plan.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
@@ -98,6 +99,7 @@ export class CustomerService {
     };
     try {
       await transact(this.deps, ctx, async ({ db: trx }) => {
+        await assertCountLeft(this.deps, trx, ctx.tenantId, 'customers');
         await store.insertCustomer(trx, row);
         await recordAudit(trx, ctx, {
           action: 'customer.create',

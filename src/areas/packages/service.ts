@@ -1,4 +1,5 @@
 import { forTenant } from '../../infra/db/tenant-scope.js';
+import { assertCountLeft } from '../tenants/plan.js';
 import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
@@ -102,6 +103,7 @@ export class PackageService {
     };
     try {
       await transact(this.deps, ctx, async ({ db: trx }) => {
+        await assertCountLeft(this.deps, trx, ctx.tenantId, 'packages');
         await trx.insertInto('packages').values(row).execute();
         if (monorepoPaths) {
           await trx

@@ -27,7 +27,16 @@ describe('the platform API (Cloud)', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ EDITION: 'cloud', PLATFORM_ADMIN_TOKEN: PLATFORM });
+    t = await createTestApp({
+      EDITION: 'cloud',
+      PLATFORM_ADMIN_TOKEN: PLATFORM,
+      CLOUD_PLANS: JSON.stringify({
+        starter: { packages: 25, customers: 50 },
+        business: {},
+        enterprise: {},
+        tiny: { packages: 1, customers: 2, storage_bytes: 1000000 },
+      }),
+    });
   });
   afterAll(async () => t.close());
 
@@ -163,5 +172,49 @@ describe('the platform API (Cloud)', () => {
     expect(await archivesOf(keep.tenant.id)).toBe(1);
     // The subdomain is free again.
     await createTenant('doomed');
+  });
+
+  it("reports the month's usage against the plan, and refuses one package or customer more", async () => {
+    const { tenant, owner_token } = await createTenant('tiny', { plan: 'tiny' });
+    const owner = { host: 'tiny.packyard.test', authorization: `Bearer ${owner_token}` };
+    const add = (url: string, payload: object) => call('POST', url, payload, owner);
+    expect((await add('/packages', { name: 'tiny/one', type: 'artifact' })).statusCode).toBe(201);
+    const second = await add('/packages', { name: 'tiny/two', type: 'artifact' });
+    expect(second.statusCode).toBe(403);
+    expect(second.json()).toMatchObject({
+      error: 'plan_limit_reached',
+      code: 'PLAN_LIMIT_REACHED',
+    });
+    // Two customers created at once against a limit of two, then a third: exactly two exist.
+    const made = await Promise.all(
+      [1, 2, 3].map((i) => add('/customers', { name: `C${i}`, email: `c${i}@tiny.test` })),
+    );
+    expect(made.map((r) => r.statusCode).sort()).toEqual([201, 201, 403]);
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/packages/tiny/one/artifacts?version=1.0.0',
+      headers: { ...owner, 'content-type': 'application/zip' },
+      payload: packageZip({ name: 'tiny/one' }, { 'a.php': '<?php' }),
+    });
+    expect(up.statusCode, up.body).toBe(201);
+
+    const usage = await call('GET', `/tenants/${tenant.id}/usage`);
+    expect(usage.statusCode, usage.body).toBe(200);
+    expect(usage.json()).toEqual({
+      tenant_id: tenant.id,
+      plan: 'tiny',
+      period: new Date().toISOString().slice(0, 7),
+      usage: {
+        bandwidth_bytes: 0,
+        storage_bytes: expect.any(Number),
+        packages: 1,
+        customers: 2,
+      },
+      limits: { bandwidth_bytes: null, storage_bytes: 1000000, packages: 1, customers: 2 },
+    });
+    expect(usage.json().usage.storage_bytes).toBeGreaterThan(0);
+    // Another plan lifts the limit at once.
+    await call('POST', `/tenants/${tenant.id}/change-plan`, { plan: 'business' });
+    expect((await add('/packages', { name: 'tiny/two', type: 'artifact' })).statusCode).toBe(201);
   });
 });

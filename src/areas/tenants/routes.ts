@@ -11,6 +11,7 @@ import {
   CreateTenantBody,
   CreatedTenantSchema,
   TenantSchema,
+  TenantUsageSchema,
   UpdateTenantBody,
 } from './schema.js';
 import type { TenantDto } from './schema.js';
@@ -80,6 +81,12 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
       '/tenants/:id',
       { schema: { tags, params: IdParams, response: { 200: TenantSchema, ...errors } } },
       async (req) => present(await tenants.get(req.params.id)),
+    );
+
+    app.get(
+      '/tenants/:id/usage',
+      { schema: { tags, params: IdParams, response: { 200: TenantUsageSchema, ...errors } } },
+      async (req) => tenants.usageOf(req.params.id),
     );
 
     app.patch(

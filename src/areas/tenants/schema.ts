@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { IsoDateTime } from '../../http/schemas.js';
+import { IsoDateTime, Nullable } from '../../http/schemas.js';
 
 export const TenantSchema = Type.Object({
   id: Type.String(),
@@ -26,6 +26,28 @@ export type CreateTenantInput = Static<typeof CreateTenantBody>;
 
 export const UpdateTenantBody = Type.Object({ name: Name }, { additionalProperties: false });
 export const ChangePlanBody = Type.Object({ plan: Plan }, { additionalProperties: false });
+
+const Used = Type.Integer({ minimum: 0 });
+const Limit = Nullable(Type.Integer({ minimum: 0 }));
+
+export const TenantUsageSchema = Type.Object({
+  tenant_id: Type.String(),
+  plan: Type.String(),
+  period: Type.String({ pattern: '^\\d{4}-\\d{2}$' }),
+  usage: Type.Object({
+    bandwidth_bytes: Used,
+    storage_bytes: Used,
+    packages: Used,
+    customers: Used,
+  }),
+  /** null = unlimited. */
+  limits: Type.Object({
+    bandwidth_bytes: Limit,
+    storage_bytes: Limit,
+    packages: Limit,
+    customers: Limit,
+  }),
+});
 
 export const CreatedTenantSchema = Type.Object({
   tenant: TenantSchema,

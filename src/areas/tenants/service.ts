@@ -1,4 +1,5 @@
 import type { Ctx, Deps } from '../../context.js';
+import type { UsageService } from '../usage/service.js';
 import { nowIso } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { digest, generateSecret, newId } from '../../infra/crypto.js';
@@ -26,6 +27,8 @@ const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
  */
 export class TenantService {
   onChange: (subdomain: string) => void = () => {};
+  /** Bandwidth and storage figures (the Composer surface's meter), set once services exist. */
+  usage: Pick<UsageService, 'figures'> | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -177,6 +180,45 @@ export class TenantService {
     }
     await this.deps.db.deleteFrom('tenants').where('id', '=', tenantId).execute();
     return { rows, archives };
+  }
+
+  /** `GET /tenants/{id}/usage`: this month's use against the plan (decisions.md 13). */
+  async usageOf(id: string) {
+    const row = await this.get(id);
+    const plan = this.plans[row.plan];
+    const db = forTenant(this.deps.db, id);
+    const count = async (table: 'packages' | 'customers') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .where('tenant_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const [figures, packages, customers] = await Promise.all([
+      this.usage?.figures(id),
+      count('packages'),
+      count('customers'),
+    ]);
+    return {
+      tenant_id: id,
+      plan: row.plan,
+      period: new Date().toISOString().slice(0, 7),
+      usage: {
+        bandwidth_bytes: figures?.bandwidthUsed ?? 0,
+        storage_bytes: figures?.storageUsed ?? 0,
+        packages,
+        customers,
+      },
+      limits: {
+        bandwidth_bytes: plan?.bandwidth_bytes ?? null,
+        storage_bytes: plan?.storage_bytes ?? null,
+        packages: plan?.packages ?? null,
+        customers: plan?.customers ?? null,
+      },
+    };
   }
 
   private assertPlan(plan: string): void {
