@@ -187,15 +187,21 @@ describe('repository_url', () => {
       ['acme/disk', git.url],
     ] as const) {
       expect((await add(name, url)).statusCode).toBe(201);
+      // A loaded machine (the whole suite at once) may take a while to reach the sync.
       const pkg = await waitFor(
-        () => t.app.inject({ url: `/api/v1/packages/${name}`, headers: t.admin }),
-        (r) => r.json().sync_status === 'failed',
+        async () =>
+          (await t.app.inject({ url: `/api/v1/packages/${name}`, headers: t.admin })).json<{
+            sync_status: string;
+            sync_error: string | null;
+          }>(),
+        (p) => p.sync_status === 'failed',
+        { timeoutMs: 55_000 },
       );
-      expect(pkg.json().sync_error).toMatch(
+      expect(pkg.sync_error).toMatch(
         /^Repository unreachable: .* \(hosts on private networks are not allowed\)$/,
       );
     }
-  });
+  }, 240_000);
 });
 
 describe('host guard', () => {
