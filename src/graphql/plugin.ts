@@ -189,7 +189,11 @@ export async function graphqlPlugin(app: App): Promise<void> {
   app.graphql.addHook('preExecution', async (schema, document, context) => {
     const request = context.reply.request;
     const name = operationNameOf(request);
-    const limit = graphqlComplexityLimit(config.edition);
+    // Cloud: the tenant's plan sets the limit; elsewhere the edition does.
+    const plan = request.tenantId
+      ? await services.composer.usage.limits.plan(request.tenantId)
+      : null;
+    const limit = plan ? plan.graphql_complexity : graphqlComplexityLimit(config.edition);
     if (limit !== null) {
       const variables = (
         request.method === 'GET'
@@ -200,7 +204,9 @@ export async function graphqlPlugin(app: App): Promise<void> {
       if (cost > limit) {
         throw new GraphQLCodeError(
           'QUERY_TOO_COMPLEX',
-          `Query complexity ${cost} exceeds the limit of ${limit} for the ${config.edition} edition`,
+          plan
+            ? `Query complexity ${cost} exceeds the limit of ${limit} of your plan`
+            : `Query complexity ${cost} exceeds the limit of ${limit} for the ${config.edition} edition`,
         );
       }
     }

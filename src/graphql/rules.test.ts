@@ -60,8 +60,17 @@ describe('complexity', () => {
       let t: TestApp;
       beforeAll(async () => {
         t = await createTestApp({ EDITION: edition, WORKER: 'off' });
-        // In Cloud, the registry is a tenant's: on its host, with its own owner token.
-        if (edition === 'cloud') t.admin = (await cloudTenant(t, 'acme')).admin;
+        // In Cloud, the registry is a tenant's: on its host, with its own owner token; its plan
+        // (business: 1,000) sets the limit.
+        if (edition === 'cloud') {
+          const tenant = await cloudTenant(t, 'acme');
+          await t.db
+            .updateTable('tenants')
+            .set({ plan: 'business' })
+            .where('id', '=', tenant.id)
+            .execute();
+          t.admin = tenant.admin;
+        }
       });
       afterAll(async () => t.close());
 
@@ -85,6 +94,29 @@ describe('complexity', () => {
       });
     });
   }
+
+  describe("in Cloud, the tenant's plan", () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ EDITION: 'cloud', WORKER: 'off' });
+    });
+    afterAll(async () => t.close());
+
+    it('sets the limit: 500 on starter, none on enterprise', async () => {
+      const starter = await cloudTenant(t, 'small');
+      const big = await cloudTenant(t, 'big');
+      await t.db
+        .updateTable('tenants')
+        .set({ plan: 'enterprise' })
+        .where('id', '=', big.id)
+        .execute();
+      expect((await gql(t, queryOfCost(500), starter.admin)).errors).toBeUndefined();
+      const over = await gql(t, queryOfCost(501), starter.admin);
+      expect(codes(over)).toEqual(['QUERY_TOO_COMPLEX']);
+      expect(over.errors?.[0]?.message).toMatch(/limit of 500 of your plan/);
+      expect((await gql(t, queryOfCost(5000), big.admin)).errors).toBeUndefined();
+    });
+  });
 
   describe('on enterprise', () => {
     let t: TestApp;

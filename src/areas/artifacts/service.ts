@@ -15,6 +15,7 @@ import { archiveKey } from '../sync/archives.js';
 import { readArtifactZip, resolveArtifactVersion } from './zip.js';
 import type { ReceivedZip } from './received-zip.js';
 import { assertStorageLeft } from '../usage/service.js';
+import { raiseUsageNotifications } from '../usage/notifications.js';
 import { recountStorage } from '../usage/storage-counter.js';
 import { recordAudit } from '../audit/record.js';
 
@@ -115,6 +116,7 @@ export class ArtifactService {
           .execute();
         await rebuildPackageMetadata(trx, pkg.tenant_id, pkg.id);
         await recountStorage(trx, pkg.tenant_id);
+        tx.afterCommit(() => raiseUsageNotifications(this.deps, pkg.tenant_id, ['storage_bytes']));
         await recordAudit(trx, ctx, {
           action: 'package.upload',
           target: { type: 'package', id: pkg.name },

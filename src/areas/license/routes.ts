@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
 import type { Config } from '../../config.js';
+import type { PlanLimits } from '../../config-cloud.js';
 import { featuresOf, graphqlComplexityLimit } from '../../editions.js';
 import { LicenseSchema } from './schema.js';
 
@@ -9,7 +10,19 @@ type License = Static<typeof LicenseSchema>;
 
 const unlimitedIfZero = (n: number): number | null => (n > 0 ? n : null);
 
-export function presentLicense(config: Readonly<Config>): License {
+/** The installation's license; in Cloud, `plan` (the tenant's) sets the limits. */
+export function presentLicense(config: Readonly<Config>, plan: PlanLimits | null = null): License {
+  if (plan) {
+    const license = presentLicense(config);
+    return {
+      ...license,
+      limits: {
+        graphql_complexity: plan.graphql_complexity,
+        bandwidth_bytes: plan.bandwidth_bytes,
+        storage_bytes: plan.storage_bytes,
+      },
+    };
+  }
   return {
     edition: config.edition,
     licensee: config.licensee,
@@ -25,7 +38,9 @@ export function presentLicense(config: Readonly<Config>): License {
 
 /** The edition, licensee and limits this installation runs with. Any admin level may read it. */
 export async function licenseRoutes(app: App): Promise<void> {
-  const license = presentLicense(app.services.deps.config);
+  const { config } = app.services.deps;
+  const license = presentLicense(config);
+  const limits = app.services.composer.usage.limits;
   app.get(
     '/license',
     {
@@ -35,6 +50,9 @@ export async function licenseRoutes(app: App): Promise<void> {
         response: { 200: LicenseSchema, 401: ErrorBodySchema },
       },
     },
-    async () => license,
+    async (req) => {
+      const plan = await limits.plan(req.tenantId);
+      return plan ? presentLicense(config, plan) : license;
+    },
   );
 }

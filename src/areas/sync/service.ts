@@ -13,6 +13,7 @@ import { RepositoryCredentials } from './credentials.js';
 import type { Analysis } from './analyze.js';
 import { archiveKey, buildArchives } from './archives.js';
 import { assertStorageLeft } from '../usage/service.js';
+import { raiseUsageNotifications } from '../usage/notifications.js';
 import { recountStorage } from '../usage/storage-counter.js';
 import type { SyncResult, ChildResult, Target } from './types.js';
 import { planChildren } from './monorepo-plan.js';
@@ -184,6 +185,7 @@ export class SyncService {
     await transact(this.deps, system, async (tx) => {
       const trx = tx.db;
       tx.accessChanged();
+      tx.afterCommit(() => raiseUsageNotifications(this.deps, pkg.tenant_id, ['storage_bytes']));
       for (const t of targets) {
         // A task that lost its lease mid-write rolls back: the new owner writes the versions.
         signal?.throwIfAborted();

@@ -1,32 +1,19 @@
 import type { Deps } from '../../context.js';
 import { AppError } from '../../errors.js';
-import type { PlanLimits } from '../../config-cloud.js';
 import type { Db } from '../../infra/db/connection.js';
-import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { forTenant } from '../../infra/db/tenant-scope.js';
-
-/** The limits of the tenant's plan in the Cloud edition; null elsewhere (no plans). */
-export async function planLimitsOf(
-  deps: Pick<Deps, 'config'>,
-  db: Db,
-  tenantId: string,
-): Promise<PlanLimits | null> {
-  if (deps.config.edition !== 'cloud' || tenantId === DEFAULT_TENANT_ID) return null;
-  const row = await db
-    .selectFrom('tenants')
-    .select('plan')
-    .where('id', '=', tenantId)
-    .executeTakeFirst();
-  return (row && deps.config.cloud.plans[row.plan]) ?? null;
-}
+import { requireUnit } from '../../unit-of-work.js';
+import { planLimitsOf } from '../usage/limits.js';
+import { raiseUsageNotifications } from '../usage/notifications.js';
 
 /**
  * Inside the unit of work that creates one more package or customer: 403 PLAN_LIMIT_REACHED when
  * the plan's count is reached. On PostgreSQL the tenant's row is locked first, so concurrent
  * creations count one after another and the limit is exact (SQLite runs one writer at a time).
+ * Once the unit commits, the 80 % and 100 % notifications are raised when earned.
  */
 export async function assertCountLeft(
-  deps: Pick<Deps, 'config' | 'dialect'>,
+  deps: Pick<Deps, 'config' | 'dialect' | 'db' | 'log'>,
   trx: Db,
   tenantId: string,
   what: 'packages' | 'customers',
@@ -34,6 +21,7 @@ export async function assertCountLeft(
   const limits = await planLimitsOf(deps, trx, tenantId);
   const limit = limits?.[what];
   if (limit === null || limit === undefined) return;
+  requireUnit(trx).afterCommit(() => raiseUsageNotifications(deps, tenantId, [what]));
   if (deps.dialect === 'postgres') {
     await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().execute();
   }

@@ -13,6 +13,7 @@ import {
   TenantSchema,
   TenantUsageSchema,
   UpdateTenantBody,
+  UsageNotificationSchema,
 } from './schema.js';
 import type { TenantDto } from './schema.js';
 import type { TenantService } from './service.js';
@@ -87,6 +88,26 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
       '/tenants/:id/usage',
       { schema: { tags, params: IdParams, response: { 200: TenantUsageSchema, ...errors } } },
       async (req) => tenants.usageOf(req.params.id),
+    );
+
+    app.get(
+      '/tenants/:id/notifications',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          querystring: PageQuery,
+          response: { 200: ListOf(UsageNotificationSchema), ...errors },
+        },
+      },
+      async (req) => {
+        const { page, perPage, offset } = paging(req.query);
+        const { rows, total } = await tenants.notificationsOf(req.params.id, {
+          offset,
+          limit: perPage,
+        });
+        return pageOf(rows, total, page, perPage);
+      },
     );
 
     app.patch(

@@ -49,6 +49,24 @@ export const TenantUsageSchema = Type.Object({
   }),
 });
 
+const Metric = Type.Union([
+  Type.Literal('bandwidth_bytes'),
+  Type.Literal('storage_bytes'),
+  Type.Literal('packages'),
+  Type.Literal('customers'),
+]);
+
+/** An item of `GET /tenants/{id}/notifications` (decisions.md 13). */
+export const UsageNotificationSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Union([Type.Literal('usage_warning'), Type.Literal('usage_limit_reached')]),
+  metric: Metric,
+  percent: Type.Union([Type.Literal(80), Type.Literal(100)]),
+  value: Used,
+  limit: Used,
+  created_at: Type.String(),
+});
+
 export const CreatedTenantSchema = Type.Object({
   tenant: TenantSchema,
   owner_token: Type.String(),

@@ -1,4 +1,9 @@
 import type { Ctx, Deps } from '../../context.js';
+import {
+  USAGE_METRICS,
+  listUsageNotifications,
+  raiseUsageNotifications,
+} from '../usage/notifications.js';
 import type { UsageService } from '../usage/service.js';
 import { nowIso } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
@@ -28,7 +33,7 @@ const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 export class TenantService {
   onChange: (subdomain: string) => void = () => {};
   /** Bandwidth and storage figures (the Composer surface's meter), set once services exist. */
-  usage: Pick<UsageService, 'figures'> | null = null;
+  usage: Pick<UsageService, 'figures' | 'limits'> | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -130,6 +135,11 @@ export class TenantService {
       .where('id', '=', id)
       .execute();
     this.onChange(row.subdomain);
+    if (patch.plan !== undefined && patch.plan !== row.plan) {
+      this.usage?.limits.forget(id);
+      // A smaller plan can put use past a threshold at once.
+      await raiseUsageNotifications(this.deps, id, USAGE_METRICS);
+    }
     return updated;
   }
 
@@ -180,6 +190,12 @@ export class TenantService {
     }
     await this.deps.db.deleteFrom('tenants').where('id', '=', tenantId).execute();
     return { rows, archives };
+  }
+
+  /** `GET /tenants/{id}/notifications`: the plan thresholds passed, oldest first. */
+  async notificationsOf(id: string, page: { offset: number; limit: number }) {
+    await this.get(id);
+    return listUsageNotifications(this.deps.db, id, page);
   }
 
   /** `GET /tenants/{id}/usage`: this month's use against the plan (decisions.md 13). */

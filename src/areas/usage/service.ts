@@ -1,5 +1,7 @@
 import type { Deps } from '../../context.js';
 import { AppError } from '../../errors.js';
+import { TenantLimitsCache, archiveLimitsOf } from './limits.js';
+import { raiseUsageNotifications } from './notifications.js';
 import { storedStorageUsed } from './storage-counter.js';
 
 export interface UsageFigures {
@@ -30,7 +32,7 @@ const month = (d = new Date()) => d.toISOString().slice(0, 7);
 const emptyBatch = (): Batch => ({ downloads: new Map(), bandwidth: new Map() });
 const isEmpty = (b: Batch) => b.downloads.size === 0 && b.bandwidth.size === 0;
 
-/** New archives would pass STORAGE_LIMIT_BYTES; the message is what a failed sync records. */
+/** New archives would pass the storage limit; the message is what a failed sync records. */
 export class StorageLimitError extends AppError {
   constructor(
     readonly used: number,
@@ -53,15 +55,16 @@ export async function storageUsed(deps: Pick<Deps, 'db'>, tenantId: string): Pro
 
 /**
  * Call before writing new archives (sync, artifact upload): throws StorageLimitError when a
- * non-zero STORAGE_LIMIT_BYTES is already reached, or would be passed by `extraBytes` more.
- * Downloads never call this: past the storage limit archives stay downloadable.
+ * non-zero storage limit (the Cloud plan's, else STORAGE_LIMIT_BYTES) is already reached, or
+ * would be passed by `extraBytes` more. Downloads never call this: past the storage limit
+ * archives stay downloadable.
  */
 export async function assertStorageLeft(
   deps: Pick<Deps, 'db' | 'config'>,
   tenantId: string,
   extraBytes = 0,
 ): Promise<void> {
-  const limit = deps.config.storageLimitBytes;
+  const limit = (await archiveLimitsOf(deps, deps.db, tenantId)).storage;
   if (limit <= 0) return;
   const used = await storageUsed(deps, tenantId);
   if (used >= limit || used + extraBytes > limit) {
@@ -93,8 +96,14 @@ export class UsageService {
   private commits = 0;
   /** The write the next recorded download waits for, while not yet started. */
   private next: Promise<void> | null = null;
+  /** Notification checks started after commits, awaited by flush(). */
+  private readonly checks = new Set<Promise<void>>();
+  /** Each tenant's limits: its Cloud plan's, else the environment's. */
+  readonly limits: TenantLimitsCache;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    this.limits = new TenantLimitsCache(deps);
+  }
 
   async figures(tenantId: string): Promise<UsageFigures> {
     const db = this.deps.db;
@@ -116,15 +125,16 @@ export class UsageService {
         }
       }
     };
-    const [bandwidthUsed, storage] = await Promise.all([
+    const [bandwidthUsed, storage, limits] = await Promise.all([
       readBandwidth(),
       storageUsed(this.deps, tenantId),
+      this.limits.archive(tenantId),
     ]);
     return {
       bandwidthUsed,
-      bandwidthLimit: this.deps.config.bandwidthLimitBytes,
+      bandwidthLimit: limits.bandwidth,
       storageUsed: storage,
-      storageLimit: this.deps.config.storageLimitBytes,
+      storageLimit: limits.storage,
     };
   }
 
@@ -194,9 +204,13 @@ export class UsageService {
     return run;
   }
 
-  /** Resolves once every download recorded before the call is written (or has failed). */
+  /**
+   * Resolves once every download recorded before the call is written (or has failed), and the
+   * plan notifications those writes earned are raised.
+   */
   async flush(): Promise<void> {
     await this.chain;
+    await Promise.all([...this.checks]);
   }
 
   /** Waits for writes in progress; call before the database is closed. */
@@ -222,6 +236,15 @@ export class UsageService {
       this.commits += 1;
     } finally {
       this.inflight = emptyBatch();
+    }
+    if (this.deps.config.edition === 'cloud') {
+      // Not awaited: a download waits for its count, not for the plan's notifications.
+      const tenants = new Set([...batch.bandwidth.values()].map((b) => b.tenant_id));
+      for (const tenantId of tenants) {
+        const check = raiseUsageNotifications(this.deps, tenantId, ['bandwidth_bytes']);
+        this.checks.add(check);
+        void check.finally(() => this.checks.delete(check));
+      }
     }
   }
 

@@ -22,6 +22,7 @@ import * as storageCounter from './migrations/2026-11-24-10-storage-counter.js';
 import * as urlCredentials from './migrations/2026-11-24-20-repository-url-credentials.js';
 import * as advisories from './migrations/2026-11-24-31-advisories.js';
 import * as publicGrants from './migrations/2026-11-24-40-public-grants.js';
+import * as usageNotifications from './migrations/2026-11-24-50-usage-notifications.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-20-repository-url-credentials': urlCredentials,
   '2026-11-24-31-advisories': advisories,
   '2026-11-24-40-public-grants': publicGrants,
+  '2026-11-24-50-usage-notifications': usageNotifications,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

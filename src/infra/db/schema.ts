@@ -15,6 +15,7 @@ import type {
   TasksTable,
   DownloadsTable,
   UsageCountersTable,
+  UsageNotificationsTable,
   CacheGenerationsTable,
   AuditLogTable,
   MonoreposTable,
@@ -72,6 +73,7 @@ export interface Database {
   tasks: TasksTable;
   downloads: DownloadsTable;
   usage_counters: UsageCountersTable;
+  usage_notifications: UsageNotificationsTable;
   cache_generations: CacheGenerationsTable;
   audit_log: AuditLogTable;
   monorepos: MonoreposTable;

@@ -50,6 +50,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   'tasks',
   'team_tokens',
   'usage_counters',
+  'usage_notifications',
   'versions',
   'vulnerability_matches',
   'webhook_deliveries',

@@ -179,6 +179,19 @@ export interface UsageCountersTable {
   value: number;
 }
 
+/** A Cloud tenant's use passed 80 % or 100 % of a plan limit (once per metric, percent, month). */
+export interface UsageNotificationsTable {
+  id: string;
+  tenant_id: string;
+  type: string;
+  metric: string;
+  percent: number;
+  period: string;
+  value: number;
+  limit_value: number;
+  created_at: string;
+}
+
 export interface CacheGenerationsTable {
   tenant_id: string;
   generation: number;
