@@ -31,6 +31,7 @@ import { monorepoRoutes } from './areas/monorepo/routes.js';
 import { auditRoutes } from './areas/audit/routes.js';
 import { statsRoutes } from './areas/stats/routes.js';
 import { licenseRoutes } from './areas/license/routes.js';
+import { settingsRoutes } from './areas/settings/routes.js';
 import { healthRoutes } from './areas/health/routes.js';
 import { graphqlPlugin } from './graphql/plugin.js';
 import { createMetrics } from './http/metrics.js';
@@ -219,6 +220,7 @@ export async function buildApp({
       await api.register(accessRoutes);
       await api.register(collectionRoutes);
       await api.register(licenseRoutes);
+      await api.register(settingsRoutes);
       await api.register(taskRoutes);
       await api.register(auditRoutes);
       await api.register(oauthRoutes);

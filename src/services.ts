@@ -1,3 +1,4 @@
+import { SettingsService } from './areas/settings/service.js';
 import type { Deps } from './context.js';
 import { TENANT_REMOVE_TASK, TenantService } from './areas/tenants/service.js';
 import { AuthService } from './areas/auth/service.js';
@@ -61,6 +62,7 @@ export interface Services {
   advisories: AdvisoryService;
   vulnerabilities: VulnerabilityService;
   advisoryFeed: AdvisoryFeed;
+  settings: SettingsService;
   /** The Cloud edition's platform API. */
   tenants: TenantService;
 }
@@ -136,6 +138,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const auth = new AuthService(deps, rootTokenDigest);
   const composer = new ComposerService(deps, auth);
   const customers = new CustomerService(deps);
+  const settings = new SettingsService(deps);
   composer.publicPackages = proxy;
   const advisoryFeed = new AdvisoryFeed(deps, proxy);
   if (hasFeature(deps.config.edition, 'security_advisories')) {
@@ -164,7 +167,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     team: new TeamService(deps),
     access: new AccessService(deps),
     collections: new CollectionService(deps),
-    webhooks: new WebhookService(deps),
+    webhooks: new WebhookService(deps, settings),
+    settings,
     oauth,
     hostApp,
     billing: new BillingService(deps, customers),

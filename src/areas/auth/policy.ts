@@ -13,6 +13,7 @@ import type { MonorepoService } from '../monorepo/service.js';
 import type { OAuthService } from '../oauth/service.js';
 import type { ProxyAdmin } from '../proxy/admin.js';
 import type { PackageService } from '../packages/service.js';
+import type { SettingsService } from '../settings/service.js';
 import type { TaskService } from '../tasks/service.js';
 import type { TeamService } from '../team/service.js';
 import type { TokenService } from '../tokens/service.js';
@@ -106,6 +107,9 @@ export const POLICY = {
     delete: { write: true, feature: 'security_advisories' },
     queueScan: { write: true, feature: 'vulnerabilities' },
   } satisfies Policy<AdvisoryService>,
+  settings: {
+    update: WRITE,
+  } satisfies Policy<SettingsService>,
   vulnerabilities: {
     list: { feature: 'vulnerabilities' },
     get: { feature: 'vulnerabilities' },

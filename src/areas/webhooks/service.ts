@@ -8,6 +8,7 @@ import { transact } from '../../unit-of-work.js';
 import type { WebhookAdapter, WebhookHeaders, WebhookProvider, WebhookResult } from './types.js';
 import { header } from './types.js';
 import { WindowCounter } from '../../infra/window-counter.js';
+import type { SettingsService } from '../settings/service.js';
 
 /** What the sender gets back, and what is recorded. */
 export interface DeliveryOutcome {
@@ -61,7 +62,10 @@ export class WebhookService {
   // Rejected deliveries per tenant and sender in the current minute: only the first few are recorded.
   private readonly rejections = new WindowCounter(60_000);
 
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly settings: Pick<SettingsService, 'webhookSecret'>,
+  ) {}
 
   /** Set once by createServices: adapters need the other services. */
   useAdapters(adapters: Record<WebhookProvider, WebhookAdapter>): void {
@@ -78,7 +82,7 @@ export class WebhookService {
   ): Promise<DeliveryOutcome> {
     const started = performance.now();
     const adapter = this.adapters[provider];
-    const secret = this.deps.config.webhookSecrets[provider];
+    const secret = await this.secretOf(ctx.tenantId, provider);
     if (!adapter || secret === null) {
       throw featureNotAvailable(`The ${provider} webhook is not configured on this server`);
     }
@@ -157,5 +161,16 @@ export class WebhookService {
       throw err;
     }
     return answer(result.status, result.message ?? null, result.packageIds ?? []);
+  }
+
+  /**
+   * The secret a delivery is checked with: the tenant's own (GET/PATCH /settings), else outside
+   * Cloud the environment's. The GitHub App is one per deployment: its secret is the server's.
+   */
+  private async secretOf(tenantId: string, provider: WebhookProvider): Promise<string | null> {
+    const fallback = this.deps.config.webhookSecrets[provider];
+    if (provider === 'hostapp') return fallback;
+    const name = provider === 'payment' ? 'stripe' : provider;
+    return this.settings.webhookSecret(tenantId, name, fallback);
   }
 }

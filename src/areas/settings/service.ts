@@ -1,0 +1,127 @@
+import type { Ctx, Deps } from '../../context.js';
+import type { Db } from '../../infra/db/connection.js';
+import { SecretBoxError } from '../../infra/secret-box.js';
+import type { SecretBox } from '../../infra/secret-box.js';
+import { unauthorized } from '../../errors.js';
+import { transact } from '../../unit-of-work.js';
+import { WEBHOOK_SECRET_NAMES } from './schema.js';
+import type { SettingsDto, UpdateSettingsInput, WebhookSecretName } from './schema.js';
+import { settingsBox } from './secret-key.js';
+
+const keyOf = (name: WebhookSecretName) => `webhook_secret.${name}`;
+/** Authenticated with each value, so a sealed secret copied to another tenant or key won't open. */
+const contextOf = (tenantId: string, name: WebhookSecretName) =>
+  `settings:${tenantId}:${keyOf(name)}`;
+
+/**
+ * Tenant settings (decisions.md 13): per-tenant inbound webhook secrets, sealed at rest and never
+ * shown back. Outside Cloud the environment's secrets are the defaults; in Cloud a webhook
+ * without the tenant's own secret is not available.
+ */
+export class SettingsService {
+  private box: Promise<SecretBox> | null = null;
+
+  constructor(private readonly deps: Deps) {}
+
+  async get(ctx: Ctx): Promise<SettingsDto> {
+    const rows = await this.deps.db
+      .selectFrom('settings')
+      .select('key')
+      .where('tenant_id', '=', ctx.tenantId)
+      .where(
+        'key',
+        'in',
+        WEBHOOK_SECRET_NAMES.map((n) => keyOf(n)),
+      )
+      .execute();
+    const set = new Set(rows.map((r) => r.key));
+    return {
+      webhook_secrets: {
+        github: { set: set.has(keyOf('github')) },
+        gitlab: { set: set.has(keyOf('gitlab')) },
+        bitbucket: { set: set.has(keyOf('bitbucket')) },
+        stripe: { set: set.has(keyOf('stripe')) },
+      },
+    };
+  }
+
+  async update(ctx: Ctx, input: UpdateSettingsInput): Promise<SettingsDto> {
+    const secrets = input.webhook_secrets ?? {};
+    const names = WEBHOOK_SECRET_NAMES.filter((n) => secrets[n] !== undefined);
+    const box = names.some((n) => secrets[n] !== null) ? await this.openBox() : null;
+    await transact(this.deps, ctx, async (tx) => {
+      const changed: Record<string, 'set' | 'cleared'> = {};
+      for (const name of names) {
+        const secret = secrets[name];
+        if (secret === null || secret === undefined) {
+          await clear(tx.db, ctx.tenantId, name);
+          changed[name] = 'cleared';
+        } else {
+          await store(
+            tx.db,
+            ctx.tenantId,
+            name,
+            box!.encrypt(secret, contextOf(ctx.tenantId, name)),
+          );
+          changed[name] = 'set';
+        }
+      }
+      if (names.length > 0) {
+        await tx.audit({
+          action: 'settings.update',
+          target: { type: 'settings', id: ctx.tenantId },
+          summary: { webhook_secrets: changed },
+        });
+      }
+    });
+    return this.get(ctx);
+  }
+
+  /**
+   * The secret an inbound webhook of `name` is checked with: the tenant's own, else (outside
+   * Cloud) the environment's; null when neither is set.
+   */
+  async webhookSecret(tenantId: string, name: WebhookSecretName, fallback: string | null) {
+    const row = await this.deps.db
+      .selectFrom('settings')
+      .select('value')
+      .where('tenant_id', '=', tenantId)
+      .where('key', '=', keyOf(name))
+      .executeTakeFirst();
+    if (row) {
+      try {
+        return (await this.openBox()).decrypt(row.value, contextOf(tenantId, name));
+      } catch (err) {
+        if (!(err instanceof SecretBoxError)) throw err;
+        // Another ENCRYPTION_KEY, or an altered row: no delivery can be verified until it is set again.
+        this.deps.log.error({ err, tenant: tenantId, secret: name }, 'webhook secret unreadable');
+        throw unauthorized(`The ${name} webhook secret cannot be read: set it again in settings`);
+      }
+    }
+    return this.deps.config.edition === 'cloud' ? null : fallback;
+  }
+
+  private openBox(): Promise<SecretBox> {
+    this.box ??= settingsBox(this.deps).catch((err: unknown) => {
+      this.box = null;
+      throw err;
+    });
+    return this.box;
+  }
+}
+
+async function store(db: Db, tenantId: string, name: WebhookSecretName, value: string) {
+  await db
+    .insertInto('settings')
+    .values({ tenant_id: tenantId, key: keyOf(name), value })
+    .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ value }))
+    .execute();
+}
+
+async function clear(db: Db, tenantId: string, name: WebhookSecretName) {
+  await db
+    .deleteFrom('settings')
+    .where('tenant_id', '=', tenantId)
+    .where('key', '=', keyOf(name))
+    .execute();
+}
