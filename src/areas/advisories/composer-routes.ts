@@ -4,6 +4,7 @@ import type { App } from '../../http/app-types.js';
 import { invalid, notFound } from '../../errors.js';
 import { requireFeature } from '../../editions.js';
 import { customerCredentials } from '../composer-repository/credentials.js';
+import { originOf } from '../tenants/hook.js';
 
 const hidden = { hide: true };
 
@@ -33,6 +34,7 @@ function since(value: unknown): Date | undefined {
  */
 export async function composerAdvisoryRoutes(app: App): Promise<void> {
   const { composer, advisoryFeed: feed } = app.services;
+  const { baseUrl } = app.services.deps.config;
   const preHandler = requireFeature('security_advisories');
   const principalOf = (req: FastifyRequest) =>
     composer.authenticate(req.tenantId, customerCredentials(req.headers.authorization));
@@ -54,7 +56,13 @@ export async function composerAdvisoryRoutes(app: App): Promise<void> {
     const principal = await principalOf(req);
     const body = (req.body ?? {}) as { packages?: unknown; updatedSince?: unknown };
     const names = packageNames(Object.entries({ packages: body.packages ?? [] }));
-    return feed.answer(principal, composer, names, since(body.updatedSince));
+    return feed.answer(
+      principal,
+      composer,
+      names,
+      originOf(req, baseUrl),
+      since(body.updatedSince),
+    );
   });
 
   app.get('/api/security-advisories/', { schema: hidden, preHandler }, async (req) => {
@@ -64,12 +72,13 @@ export async function composerAdvisoryRoutes(app: App): Promise<void> {
       principal,
       composer,
       packageNames(Object.entries(query)),
+      originOf(req, baseUrl),
       since(query.updatedSince),
     );
   });
 
   app.get('/security-advisories.json', { schema: hidden, preHandler }, async (req) =>
-    feed.everything(await principalOf(req), composer),
+    feed.everything(await principalOf(req), composer, originOf(req, baseUrl)),
   );
 
   app.get(
@@ -82,7 +91,12 @@ export async function composerAdvisoryRoutes(app: App): Promise<void> {
       const principal = await principalOf(req);
       const match = /^(.+)\.json$/.exec(req.params.file);
       if (!match?.[1]) throw notFound(`Advisories of ${req.params.vendor}/${req.params.file}`);
-      return feed.one(principal, composer, `${req.params.vendor}/${match[1]}`.toLowerCase());
+      return feed.one(
+        principal,
+        composer,
+        `${req.params.vendor}/${match[1]}`.toLowerCase(),
+        originOf(req, baseUrl),
+      );
     },
   );
 }

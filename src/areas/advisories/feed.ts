@@ -44,6 +44,8 @@ export class AdvisoryFeed {
   async records(
     tenantId: string,
     names: readonly string[],
+    /** The origin of the tenant's repository (its own host in Cloud): `composerRepository`. */
+    origin: string,
     updatedSince?: Date,
   ): Promise<Map<string, ComposerAdvisory[]>> {
     const out = new Map<string, ComposerAdvisory[]>();
@@ -75,7 +77,7 @@ export class AdvisoryFeed {
         cve: row.cve,
         affectedVersions: row.affected_versions,
         reportedAt: composerTime(row.reported_at),
-        composerRepository: this.deps.config.baseUrl,
+        composerRepository: origin,
         sources:
           row.origin === 'vendor'
             ? [{ name: 'vendor', remoteId: row.advisory_id }]
@@ -90,14 +92,14 @@ export class AdvisoryFeed {
   }
 
   /** One package's records for its p2 document (the caller has checked the token sees it). */
-  async forPackage(tenantId: string, name: string) {
+  async forPackage(tenantId: string, name: string, origin: string) {
     const latest = await this.deps.db
       .selectFrom('advisories')
       .select((eb) => eb.fn.max('updated_at').as('at'))
       .where('tenant_id', '=', tenantId)
       .where('package_name', '=', name)
       .executeTakeFirst();
-    const records = (await this.records(tenantId, [name])).get(name) ?? [];
+    const records = (await this.records(tenantId, [name], origin)).get(name) ?? [];
     return { records, changedMs: latest?.at ? Date.parse(String(latest.at)) : 0 };
   }
 
@@ -128,15 +130,16 @@ export class AdvisoryFeed {
     principal: CustomerPrincipal,
     visibility: Visibility,
     names: readonly string[],
+    origin: string,
     updatedSince?: Date,
   ) {
     const visible = await this.visibleNames(principal, visibility, names.slice(0, 5000));
-    const records = await this.records(principal.customer.tenant_id, visible, updatedSince);
+    const records = await this.records(principal.customer.tenant_id, visible, origin, updatedSince);
     return { advisories: Object.fromEntries([...records].sort(([a], [b]) => a.localeCompare(b))) };
   }
 
   /** `GET /security-advisories.json`: every package the token sees, and the proxy's cached ones. */
-  async everything(principal: CustomerPrincipal, visibility: Visibility) {
+  async everything(principal: CustomerPrincipal, visibility: Visibility, origin: string) {
     const tenantId = principal.customer.tenant_id;
     const names = new Set(await visibility.availablePackages(principal));
     if (this.kept?.enabled) {
@@ -152,12 +155,12 @@ export class AdvisoryFeed {
         if (!privateNames.has(name) && scopeAllows(principal.packageScopes, name)) names.add(name);
       }
     }
-    const records = await this.records(tenantId, [...names]);
+    const records = await this.records(tenantId, [...names], origin);
     return { advisories: Object.fromEntries([...records].sort(([a], [b]) => a.localeCompare(b))) };
   }
 
   /** `GET /api/security-advisories/{vendor}/{package}.json`: 403/404 for private names as p2. */
-  async one(principal: CustomerPrincipal, visibility: Visibility, name: string) {
+  async one(principal: CustomerPrincipal, visibility: Visibility, name: string, origin: string) {
     const tenantId = principal.customer.tenant_id;
     const isPrivate = (await this.privateNames(tenantId, [name])).has(name);
     if (isPrivate) {
@@ -170,7 +173,7 @@ export class AdvisoryFeed {
     } else if (!scopeAllows(principal.packageScopes, name)) {
       throw forbidden(`This token's package scopes do not include ${name}`);
     }
-    const { records } = await this.forPackage(tenantId, name);
+    const { records } = await this.forPackage(tenantId, name, origin);
     if (!isPrivate && records.length === 0) throw notFound(`Advisories of ${name}`);
     return { advisories: records.length > 0 ? { [name]: records } : {} };
   }

@@ -23,13 +23,18 @@ export interface PublicPackages {
     tenantId: string,
     name: string,
     kind: MetadataKind,
+    origin: string,
   ): Promise<{ doc: RenderedDocument; validUntilMs: number }>;
 }
 
 /** The advisories each p2 document carries (areas/advisories), when the edition has them. */
 export interface PackageAdvisories {
   /** The package's records, and when the latest of them last changed (0 when none). */
-  forPackage(tenantId: string, name: string): Promise<{ records: unknown[]; changedMs: number }>;
+  forPackage(
+    tenantId: string,
+    name: string,
+    origin: string,
+  ): Promise<{ records: unknown[]; changedMs: number }>;
 }
 
 /** A p2 answer: a body to render, or (public documents) one rendered already. */
@@ -212,6 +217,7 @@ export class ComposerService {
         principal.customer.tenant_id,
         name,
         kind,
+        baseUrl,
       );
       const validUntil = Number.isFinite(validUntilMs)
         ? new Date(validUntilMs).toISOString()
@@ -259,6 +265,7 @@ export class ComposerService {
       const { records } = await this.advisories.forPackage(
         principal.customer.tenant_id,
         view.pkg.name,
+        baseUrl,
       );
       body['security-advisories'] = records;
     }

@@ -94,9 +94,15 @@ export class ProxyService {
   }
 
   /** The public p2 document of `name`, as every customer of the tenant sees it. */
-  async document(tenantId: string, name: string, kind: ProxyKind): Promise<PublicDocument> {
+  async document(
+    tenantId: string,
+    name: string,
+    kind: ProxyKind,
+    /** The origin of the tenant's absolute URLs (its own host in Cloud). */
+    origin: string = this.deps.config.baseUrl,
+  ): Promise<PublicDocument> {
     if (!this.upstream || !isPackageName(name)) throw notFound(`Package ${name}`);
-    const key = `${tenantId}\n${name}\n${kind}`;
+    const key = `${tenantId}\n${name}\n${kind}\n${origin}`;
     const generation = this.deps.generations.current(tenantId);
     const memo = this.memo.get(key);
     if (memo && memo.generation === generation && Date.now() < memo.validUntilMs) {
@@ -122,12 +128,12 @@ export class ProxyService {
     if (!row || row.status !== 'ok') throw notFound(`Package ${name}`);
     const entries = JSON.parse(row.entries) as UpstreamEntry[];
     const body: Record<string, unknown> = {
-      packages: { [name]: servedEntries(name, entries, this.deps.config.baseUrl) },
+      packages: { [name]: servedEntries(name, entries, origin) },
     };
     // A new or changed advisory moves Last-Modified, so If-Modified-Since never keeps it out.
     let changedMs = Date.parse(row.changed_at);
     if (this.advisories) {
-      const advisories = await this.advisories.forPackage(tenantId, name);
+      const advisories = await this.advisories.forPackage(tenantId, name, origin);
       body['security-advisories'] = advisories.records;
       changedMs = Math.max(changedMs, Math.ceil(advisories.changedMs / 1000) * 1000);
     }
