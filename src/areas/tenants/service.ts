@@ -33,7 +33,7 @@ const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 export class TenantService {
   onChange: (subdomain: string) => void = () => {};
   /** Bandwidth and storage figures (the Composer surface's meter), set once services exist. */
-  usage: Pick<UsageService, 'figures' | 'limits'> | null = null;
+  usage: Pick<UsageService, 'figures' | 'limits' | 'flush'> | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -164,6 +164,23 @@ export class TenantService {
    */
   async remove(tenantId: string): Promise<{ rows: number; archives: number }> {
     if (tenantId === DEFAULT_TENANT_ID) throw new Error('The default tenant is not removable');
+    // Downloads this node counted before the deletion are written first, so they are removed too.
+    await this.usage?.flush();
+    let rows = await this.removeRows(tenantId);
+    let archives = 0;
+    for await (const object of this.deps.storage.list(`${tenantId}/`)) {
+      await this.deps.storage.delete(object.key);
+      archives += 1;
+    }
+    await this.deps.db.deleteFrom('tenants').where('id', '=', tenantId).execute();
+    // A request another node was still serving when the tenant was deleted may have written a
+    // row (a download count) since the first pass: sweep once more now that no node resolves it.
+    rows += await this.removeRows(tenantId);
+    return { rows, archives };
+  }
+
+  /** Deletes every row of the tenant, in passes: a table a foreign key still holds waits. */
+  private async removeRows(tenantId: string): Promise<number> {
     const db = forTenant(this.deps.db, tenantId);
     let pending = [...TENANT_TABLES];
     let rows = 0;
@@ -183,13 +200,7 @@ export class TenantService {
       pending = blocked;
     }
     if (pending.length > 0) throw new Error(`Rows of ${pending.join(', ')} could not be removed`);
-    let archives = 0;
-    for await (const object of this.deps.storage.list(`${tenantId}/`)) {
-      await this.deps.storage.delete(object.key);
-      archives += 1;
-    }
-    await this.deps.db.deleteFrom('tenants').where('id', '=', tenantId).execute();
-    return { rows, archives };
+    return rows;
   }
 
   /** `GET /tenants/{id}/notifications`: the plan thresholds passed, oldest first. */

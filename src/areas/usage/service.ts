@@ -1,5 +1,7 @@
 import type { Deps } from '../../context.js';
 import { AppError } from '../../errors.js';
+import type { Db } from '../../infra/db/connection.js';
+import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { TenantLimitsCache, archiveLimitsOf } from './limits.js';
 import { raiseUsageNotifications } from './notifications.js';
 import { storedStorageUsed } from './storage-counter.js';
@@ -252,14 +254,22 @@ export class UsageService {
     // Sorted by key, so concurrent flushes of several nodes lock rows in one order (no deadlock).
     const sorted = <T>(m: Map<string, T>) =>
       [...m.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, v]) => v);
-    const downloads = sorted(batch.downloads);
-    const bandwidth = sorted(batch.bandwidth).map((b) => ({
+    let downloads = sorted(batch.downloads);
+    let bandwidth = sorted(batch.bandwidth).map((b) => ({
       tenant_id: b.tenant_id,
       metric: 'bandwidth',
       period: b.period,
       value: b.value,
     }));
     await this.deps.db.transaction().execute(async (trx) => {
+      // A deleted Cloud tenant's rows are being removed: its last downloads are not written back.
+      const gone = await this.deletedTenants(trx, [
+        ...new Set([...downloads, ...bandwidth].map((r) => r.tenant_id)),
+      ]);
+      if (gone.size > 0) {
+        downloads = downloads.filter((d) => !gone.has(d.tenant_id));
+        bandwidth = bandwidth.filter((b) => !gone.has(b.tenant_id));
+      }
       for (let i = 0; i < downloads.length; i += CHUNK) {
         await trx
           .insertInto('downloads')
@@ -286,5 +296,20 @@ export class UsageService {
           .execute();
       }
     });
+  }
+
+  /** Of `tenantIds`, the Cloud tenants deleted (or already removed) as of now. */
+  private async deletedTenants(trx: Db, tenantIds: string[]): Promise<Set<string>> {
+    const ids = tenantIds.filter((id) => id !== DEFAULT_TENANT_ID);
+    if (this.deps.config.edition !== 'cloud' || ids.length === 0) return new Set();
+    // The tenants table is the platform's own: it carries no tenant_id to pin.
+    const live = await trx
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('status', '!=', 'deleted')
+      .execute();
+    const alive = new Set(live.map((r) => r.id));
+    return new Set(ids.filter((id) => !alive.has(id)));
   }
 }
