@@ -29,6 +29,7 @@ import { summary } from './summary.js';
 import { benchSync } from './sync.js';
 import { benchProxy } from './proxy.js';
 import { benchAdvisories } from './advisories.js';
+import { benchCloud } from './cloud.js';
 import { YARDSTICK_CONNECTIONS, benchYardstick } from './yardstick-run.js';
 import { ensureYardstickTools } from './yardstick.js';
 
@@ -209,6 +210,7 @@ async function main(): Promise<void> {
     const proxy = await benchProxy(s, work, adminToken);
 
     await benchAdvisories();
+    await benchCloud();
 
     heading('(d) server memory (VmRSS from /proc/<pid>/status after the load)');
     [small, large].forEach((run, i) => {

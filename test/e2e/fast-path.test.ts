@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth } from '../helpers.js';
+import http from 'node:http';
+import { basicAuth, cloudTenant } from '../helpers.js';
+import { packageZip } from '../../src/areas/artifacts/test-zips.js';
 import { GitFixture } from '../fixtures/git-repo.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../factories.js';
 import { startServer } from './server.js';
@@ -72,5 +74,58 @@ describe('p2 answers served from the cache over real HTTP', () => {
     ]);
     await api('DELETE', `/api/v1/customers/${customerId}/tokens/${tokenId}`);
     expect((await fetchP2()).status).toBe(401);
+  });
+});
+
+describe('in Cloud, on a tenant host', () => {
+  it('answers a cached p2 from the fast path too', async () => {
+    const cloud = await startServer({ EDITION: 'cloud' });
+    try {
+      const tenant = await cloudTenant(cloud, 'fast');
+      const call = (url: string, payload: object) =>
+        cloud.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: tenant.admin, payload });
+      await call('/packages', { name: 'acme/zip', type: 'artifact' });
+      await cloud.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages/acme/zip/artifacts?version=1.0.0',
+        headers: { ...tenant.admin, 'content-type': 'application/zip' },
+        payload: packageZip({ name: 'acme/zip' }, { 'a.php': '<?php' }),
+      });
+      const customer = (await call('/customers', { name: 'C', email: 'c@x.test' })).json<{
+        id: string;
+      }>();
+      await call(`/customers/${customer.id}/packages`, { package: 'acme/zip', constraint: '*' });
+      const token = (await call(`/customers/${customer.id}/tokens`, { name: 't' })).json<{
+        plain_token: string;
+      }>();
+      // Over real HTTP with the tenant's Host header (fetch may not set it).
+      const get = () =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const url = new URL(`${cloud.url}/p2/acme/zip.json`);
+          http
+            .get(
+              {
+                host: url.hostname,
+                port: url.port,
+                path: url.pathname,
+                headers: { host: tenant.host, authorization: basicAuth(token.plain_token) },
+              },
+              (res) => {
+                let body = '';
+                res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+                res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+              },
+            )
+            .on('error', reject);
+        });
+      const first = await get();
+      expect(first.status, first.body).toBe(200);
+      const hits = cloud.app.p2FastPath.hits;
+      const second = await get();
+      expect(second).toEqual(first);
+      expect(cloud.app.p2FastPath.hits).toBe(hits + 1);
+    } finally {
+      await cloud.close();
+    }
   });
 });

@@ -20,6 +20,8 @@ const MAX_KNOWN = 10_000;
 export class TenantResolver {
   private readonly known = new Map<string, Known | null>();
   private readonly checkedAt = new Map<string, number>();
+  /** Raw Host header -> tenant label (null: no tenant), for `peek`. */
+  private readonly labels = new Map<string, string | null>();
 
   constructor(
     private readonly db: Db,
@@ -48,11 +50,19 @@ export class TenantResolver {
    * otherwise (the p2 fast path then leaves the request to the route, which resolves it).
    */
   peek(host: string | undefined): string | null {
-    const target = hostTarget(host, this.baseDomain);
-    if (target.kind !== 'tenant') return null;
-    const at = this.checkedAt.get(target.label);
+    if (!host) return null;
+    // The raw Host header's label, remembered: this runs before every cached p2 answer.
+    let label = this.labels.get(host);
+    if (label === undefined) {
+      const target = hostTarget(host, this.baseDomain);
+      label = target.kind === 'tenant' ? target.label : null;
+      if (this.labels.size >= MAX_KNOWN) this.labels.clear();
+      this.labels.set(host, label);
+    }
+    if (label === null) return null;
+    const at = this.checkedAt.get(label);
     if (at === undefined || Date.now() - at >= TRUST_MS) return null;
-    const known = this.known.get(target.label);
+    const known = this.known.get(label);
     return known?.status === 'active' ? known.id : null;
   }
 
