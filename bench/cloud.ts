@@ -144,7 +144,7 @@ async function seed(dataDir: string, edition: 'pro' | 'cloud', tenants: number):
             .values(versions.slice(k, k + 300))
             .execute();
         }
-        for (const p of packages) await rebuildPackageMetadata(trx, tenantId, p.id!);
+        for (const p of packages) await rebuildPackageMetadata(trx, tenantId, p.id);
       });
     }
     // The measured tenant (the first): a customer granted everything, and an owner token.
