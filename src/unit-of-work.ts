@@ -28,6 +28,11 @@ export interface Tx {
    * served before) and caches forget right after it. Once per unit, however often it is declared.
    */
   accessChanged: () => void;
+  /**
+   * Only these packages' p2 documents changed (an advisory about them): their cached answers
+   * forget and their Last-Modified moves; the tenant's other documents keep theirs.
+   */
+  packagesChanged: (names: Iterable<string>) => void;
   /** Any other effect that must wait for the commit. */
   afterCommit: (effect: Effect) => void;
 }
@@ -36,6 +41,8 @@ interface Pending {
   tx: Tx;
   effects: Effect[];
   accessChanged: boolean;
+  packages: Set<string>;
+  packageSeq?: number;
   /** The tenant's generation after the unit's stamp move (in its transaction), to announce. */
   generation?: number | null;
 }
@@ -73,7 +80,12 @@ export async function transact<T>(
   }
   let pending: Pending | undefined;
   const result = await deps.db.transaction().execute(async (trx) => {
-    const state: Pending = { effects: [], accessChanged: false, tx: null as unknown as Tx };
+    const state: Pending = {
+      effects: [],
+      accessChanged: false,
+      packages: new Set(),
+      tx: null as unknown as Tx,
+    };
     state.tx = {
       db: trx,
       ctx,
@@ -82,12 +94,21 @@ export async function transact<T>(
       accessChanged: () => {
         state.accessChanged = true;
       },
+      packagesChanged: (names) => {
+        for (const name of names) state.packages.add(name);
+      },
       afterCommit: (effect) => state.effects.push(effect),
     };
     open.set(trx, state);
     try {
       const value = await work(state.tx);
-      // Last, so the tenant's generation row is locked only for the commit itself.
+      // Last, so the tenant's generation row is locked only for the commit itself; the packages'
+      // stamps first, so the tenant's stamp moves past them.
+      if (state.packages.size > 0 && !state.accessChanged) {
+        state.packageSeq = await deps.generations.movePackageStamps(trx, ctx.tenantId, [
+          ...state.packages,
+        ]);
+      }
       if (state.accessChanged) {
         state.generation = await deps.generations.moveStamp(trx, ctx.tenantId);
       }
@@ -106,9 +127,15 @@ export async function transact<T>(
  * then in order. The stamp itself moved in the transaction, so it survives a crash right here.
  */
 async function runEffects(deps: UnitOfWorkDeps, tenantId: string, pending: Pending) {
+  const { packageSeq } = pending;
   const effects = pending.accessChanged
     ? [() => deps.generations.announce(tenantId, pending.generation ?? null), ...pending.effects]
-    : pending.effects;
+    : packageSeq !== undefined
+      ? [
+          () => deps.generations.announcePackages(tenantId, [...pending.packages], packageSeq),
+          ...pending.effects,
+        ]
+      : pending.effects;
   for (const effect of effects) {
     try {
       await effect();

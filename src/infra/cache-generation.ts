@@ -16,6 +16,9 @@ export interface GenerationSignal {
 
 /** An access-change stamp: whole seconds (HTTP dates have no finer precision), as milliseconds. */
 const SECOND = 1000;
+const MAX_PACKAGES = 100_000;
+/** The next whole second after now, in milliseconds. */
+const nextSecond = () => Math.floor(Date.now() / SECOND) * SECOND + SECOND;
 
 /**
  * A per-tenant counter that moves whenever something visible on the Composer surface changes,
@@ -28,6 +31,9 @@ const SECOND = 1000;
 export class CacheGeneration {
   private readonly local = new Map<string, number>();
   private readonly seenInDb = new Map<string, number>();
+  /** Per package of a tenant (`tenant\nname`): moves when the package changes alone. */
+  private readonly packageLocal = new Map<string, number>();
+  private readonly seenPackageSeq = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopListening: (() => void) | null = null;
 
@@ -62,20 +68,122 @@ export class CacheGeneration {
    * the new generation, for `announce` once the transaction has committed.
    */
   async moveStamp(db: Db, tenantId: string): Promise<number | null> {
-    const next = Math.floor(Date.now() / SECOND) * SECOND + SECOND;
+    const next = nextSecond();
+    // Past the stamp and past every package stamp (the floor), whichever is later.
     const row = await db
       .insertInto('cache_generations')
       .values({ tenant_id: tenantId, generation: 1, stamp_ms: next })
       .onConflict((oc) =>
         oc.column('tenant_id').doUpdateSet({
           generation: sql<number>`cache_generations.generation + 1`,
-          stamp_ms: sql<number>`case when cache_generations.stamp_ms + ${SECOND} > ${next}
-            then cache_generations.stamp_ms + ${SECOND} else ${next} end`,
+          stamp_ms: sql<number>`case
+            when cache_generations.stamp_ms >= cache_generations.floor_ms
+              and cache_generations.stamp_ms + ${SECOND} > ${next}
+              then cache_generations.stamp_ms + ${SECOND}
+            when cache_generations.floor_ms > cache_generations.stamp_ms
+              and cache_generations.floor_ms + ${SECOND} > ${next}
+              then cache_generations.floor_ms + ${SECOND}
+            else ${next} end`,
         }),
       )
       .returning('generation')
       .executeTakeFirst();
     return row ? Number(row.generation) : null;
+  }
+
+  /**
+   * What only some packages' p2 documents show changed (an advisory about them): their cached
+   * answers forget, on every node, and their Last-Modified moves strictly past every value served
+   * for them before, while every other document of the tenant keeps its cache and its
+   * Last-Modified. Run by a unit of work in its transaction (`tx.packagesChanged`); returns the
+   * tenant's package sequence for `announcePackages` after commit.
+   */
+  async movePackageStamps(db: Db, tenantId: string, names: readonly string[]): Promise<number> {
+    const row = await db
+      .insertInto('cache_generations')
+      .values({ tenant_id: tenantId, generation: 0, stamp_ms: 0, package_seq: 1 })
+      .onConflict((oc) =>
+        oc.column('tenant_id').doUpdateSet({
+          package_seq: sql<number>`cache_generations.package_seq + 1`,
+        }),
+      )
+      .returning(['package_seq', 'stamp_ms'])
+      .executeTakeFirstOrThrow();
+    const seq = Number(row.package_seq);
+    // A document's Last-Modified is at most the tenant's stamp or a past second, or its
+    // package's earlier stamp: the new stamp is past all three.
+    const base = Math.max(nextSecond(), Number(row.stamp_ms) + SECOND);
+    const unique = [...new Set(names)];
+    for (let i = 0; i < unique.length; i += 300) {
+      await db
+        .insertInto('package_stamps')
+        .values(
+          unique.slice(i, i + 300).map((name) => ({
+            tenant_id: tenantId,
+            name,
+            generation: 1,
+            seq,
+            stamp_ms: base,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['tenant_id', 'name']).doUpdateSet({
+            generation: sql<number>`package_stamps.generation + 1`,
+            seq: sql<number>`excluded.seq`,
+            stamp_ms: sql<number>`case when package_stamps.stamp_ms + ${SECOND} > excluded.stamp_ms
+              then package_stamps.stamp_ms + ${SECOND} else excluded.stamp_ms end`,
+          }),
+        )
+        .execute();
+    }
+    const top = await db
+      .selectFrom('package_stamps')
+      .select((eb) => eb.fn.max<number>('stamp_ms').as('ms'))
+      .where('tenant_id', '=', tenantId)
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    const floor = Number(top?.ms ?? 0);
+    await db
+      .updateTable('cache_generations')
+      .set({
+        floor_ms: sql<number>`case when floor_ms > ${floor} then floor_ms else ${floor} end`,
+      })
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    return seq;
+  }
+
+  /** The process half of `movePackageStamps`, after commit: this process forgets at once. */
+  announcePackages(tenantId: string, names: readonly string[], seq: number): void {
+    for (const name of names) this.bumpPackage(tenantId, name);
+    const seen = this.seenPackageSeq.get(tenantId);
+    if (seen !== undefined && seq === seen + 1) this.seenPackageSeq.set(tenantId, seq);
+  }
+
+  /** The package's own generation in this process: its cached documents carry it. */
+  packageCurrent(tenantId: string, name: string): number {
+    return this.packageLocal.get(`${tenantId}\n${name}`) ?? 0;
+  }
+
+  /** The package's own stamp (0 when it never changed alone): its documents' Last-Modified floor. */
+  async packageStampMs(tenantId: string, name: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('package_stamps')
+      .select('stamp_ms')
+      .where('tenant_id', '=', tenantId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return Number(row?.stamp_ms ?? 0);
+  }
+
+  private bumpPackage(tenantId: string, name: string): void {
+    const key = `${tenantId}\n${name}`;
+    if (this.packageLocal.size >= MAX_PACKAGES) {
+      // Forgetting the counters could let an old entry match again: every cache forgets instead.
+      this.packageLocal.clear();
+      for (const [tenant, generation] of this.local) this.local.set(tenant, generation + 1);
+    }
+    this.packageLocal.set(key, (this.packageLocal.get(key) ?? 0) + 1);
   }
 
   /**
@@ -137,7 +245,23 @@ export class CacheGeneration {
         this.seenInDb.set(row.tenant_id, generation);
         this.local.set(row.tenant_id, this.current(row.tenant_id) + 1);
       }
+      await this.pollPackages(row.tenant_id, Number(row.package_seq));
     }
+  }
+
+  /** Packages another process changed alone since this one last looked: theirs forget. */
+  private async pollPackages(tenantId: string, seq: number): Promise<void> {
+    const seen = this.seenPackageSeq.get(tenantId);
+    this.seenPackageSeq.set(tenantId, seq);
+    // First sight of the tenant: its generation moved here too, so nothing cached survives.
+    if (seen === undefined || seen >= seq) return;
+    const changed = await this.db
+      .selectFrom('package_stamps')
+      .select('name')
+      .where('tenant_id', '=', tenantId)
+      .where('seq', '>', seen)
+      .execute();
+    for (const { name } of changed) this.bumpPackage(tenantId, name);
   }
 
   /**

@@ -210,10 +210,11 @@ describe('advisories.import', () => {
     expect(result).toMatchObject({ advisories_added: 0, advisories_updated: 1, new_matches: 1 });
   });
 
-  it('makes cached Composer answers forget only when a served package is concerned', async () => {
+  it("makes exactly the concerned served package's cached Composer answers forget", async () => {
     const { advisories, deps } = t.runtime.services;
     const generation = () => deps.generations.current('default');
-    const before = generation();
+    const own = () => deps.generations.packageCurrent('default', 'acme/lib');
+    const [tenantBefore, ownBefore] = [generation(), own()];
     fop.answer = {
       source: 'friendsofphp',
       records: [
@@ -227,7 +228,7 @@ describe('advisories.import', () => {
       fingerprint: 'c4',
     };
     expect(await advisories.runImport('default')).toMatchObject({ advisories_added: 1 });
-    expect(generation()).toBe(before);
+    expect([generation(), own()]).toEqual([tenantBefore, ownBefore]);
     fop.answer = {
       source: 'friendsofphp',
       records: [record({ remoteId: 'acme/lib/2.yaml', cve: 'CVE-2026-0101' })],
@@ -235,7 +236,9 @@ describe('advisories.import', () => {
       fingerprint: 'c5',
     };
     expect(await advisories.runImport('default')).toMatchObject({ advisories_added: 1 });
-    expect(generation()).not.toBe(before);
+    // The package's documents forget; the tenant's others keep their cache.
+    expect(own()).toBe(ownBefore + 1);
+    expect(generation()).toBe(tenantBefore);
   });
 
   it('is scheduled every ADVISORIES_SYNC_INTERVAL_MINUTES', async () => {

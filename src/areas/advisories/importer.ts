@@ -219,9 +219,9 @@ async function store_(
       }
     }
     await store.insertAdvisories(db, inserts);
-    // Advisories are part of every p2 document of their package: cached answers forget, when
-    // a changed advisory is about a package whose documents are served at all.
-    if (await served([...packages], db)) tx.accessChanged();
+    // Advisories are part of every p2 document of their package: exactly those documents'
+    // cached answers forget, when a changed advisory is about a package served at all.
+    if (await served([...packages], db)) tx.packagesChanged(packages);
     return {
       advisories_added: created.size,
       advisories_updated: ids.length - created.size,

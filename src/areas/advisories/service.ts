@@ -98,8 +98,8 @@ export class AdvisoryService {
             target: { type: 'advisory', id: row.id },
             summary: { advisory_id: advisoryId, package: pkg.name, affected_versions: affected },
           });
-          // The package's p2 documents carry its advisories: cached answers forget.
-          tx.accessChanged();
+          // The package's p2 documents carry its advisories: exactly those forget.
+          tx.packagesChanged([row.package_name]);
           return row;
         });
         await this.scanner.match(ctx.tenantId, [row.package_name]);
@@ -138,7 +138,7 @@ export class AdvisoryService {
         target: { type: 'advisory', id: row.id },
         summary: { advisory_id: row.advisory_id, fields: Object.keys(input) },
       });
-      tx.accessChanged();
+      tx.packagesChanged([row.package_name]);
     });
     await this.scanner.match(ctx.tenantId, [row.package_name]);
     return { ...row, ...patch };
@@ -164,7 +164,7 @@ export class AdvisoryService {
         target: { type: 'advisory', id: row.id },
         summary: { advisory_id: row.advisory_id, package: row.package_name },
       });
-      tx.accessChanged();
+      tx.packagesChanged([row.package_name]);
     });
   }
 

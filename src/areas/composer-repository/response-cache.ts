@@ -14,8 +14,17 @@ export interface RenderedDocument {
   onServe?: () => void;
 }
 
+/** The package a p2 answer is about, and its own generation when computed. */
+export interface PackageMark {
+  tenantId: string;
+  name: string;
+  generation: number;
+}
+
 interface Entry extends RenderedDocument {
   generation: number;
+  /** A p2 answer dies with its package's own generation too (an advisory about it). */
+  pkg?: PackageMark;
   /** The token or customer access expires then; past it the answer must be recomputed. */
   validUntil: number;
 }
@@ -53,7 +62,8 @@ export function isFresh(
 /**
  * Rendered root and p2 answers per token, so a repeated request (the common case: every
  * `composer update` of every customer) touches neither the database nor the JSON encoder.
- * Entries die with the tenant's cache generation, which every relevant change moves.
+ * Entries die with the tenant's cache generation, which every relevant change moves, and a p2
+ * answer also with its package's own generation, which only changes about that package move.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -67,7 +77,12 @@ export class ResponseCache {
   get(tenantId: string, key: string): RenderedDocument | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (entry.generation !== this.generations.current(tenantId) || Date.now() >= entry.validUntil) {
+    if (
+      entry.generation !== this.generations.current(tenantId) ||
+      Date.now() >= entry.validUntil ||
+      (entry.pkg &&
+        entry.pkg.generation !== this.generations.packageCurrent(tenantId, entry.pkg.name))
+    ) {
       this.entries.delete(key);
       return null;
     }
@@ -79,7 +94,18 @@ export class ResponseCache {
     return this.generations.current(tenantId);
   }
 
-  set(generation: number, key: string, doc: RenderedDocument, validUntil: (string | null)[]): void {
+  /** The package's own generation, to mark a p2 answer computed from here on. */
+  packageMark(tenantId: string, name: string): PackageMark {
+    return { tenantId, name, generation: this.generations.packageCurrent(tenantId, name) };
+  }
+
+  set(
+    generation: number,
+    key: string,
+    doc: RenderedDocument,
+    validUntil: (string | null)[],
+    pkg?: PackageMark,
+  ): void {
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     const limits = validUntil
       .map((iso) => (iso ? Date.parse(iso) : Number.NaN))
@@ -87,6 +113,7 @@ export class ResponseCache {
     this.entries.set(key, {
       ...doc,
       generation,
+      pkg,
       validUntil: limits.length > 0 ? Math.min(...limits) : Number.POSITIVE_INFINITY,
     });
   }

@@ -41,6 +41,8 @@ export async function composerRoutes(app: App): Promise<void> {
     reply: FastifyReply,
     what: string,
     compute: (principal: CustomerPrincipal) => Promise<PackageDocument>,
+    /** The package of a p2 answer. */
+    packageName?: string,
   ): Promise<FastifyReply> {
     const credentials = customerCredentials(req.headers.authorization);
     const key = ResponseCache.key(req.tenantId, digest(credentials.secret), what);
@@ -51,11 +53,12 @@ export async function composerRoutes(app: App): Promise<void> {
       return sendRendered(req, reply, hit);
     }
     const generation = cache.generation(req.tenantId);
+    const mark = packageName ? cache.packageMark(req.tenantId, packageName) : undefined;
     const principal = await composer.authenticate(req.tenantId, credentials);
     const { body, lastModified, rendered, validUntil } = await compute(principal);
     const doc = rendered ?? render(body, lastModified);
     const limits = [principal.expiresAt, principal.customer.access_expires_at, validUntil ?? null];
-    cache.set(generation, key, doc, limits);
+    cache.set(generation, key, doc, limits, mark);
     return sendRendered(req, reply, doc);
   }
 
@@ -96,8 +99,12 @@ export async function composerRoutes(app: App): Promise<void> {
       if (!match?.[1]) throw notFound(`Metadata file ${req.params.vendor}/${req.params.file}`);
       const name = `${req.params.vendor}/${match[1]}`.toLowerCase();
       const kind: MetadataKind = match[2] ? 'dev' : 'tags';
-      return cached(req, reply, p2CacheKey(name, kind), (principal) =>
-        composer.packageDocument(principal, name, kind, originOf(req, baseUrl)),
+      return cached(
+        req,
+        reply,
+        p2CacheKey(name, kind),
+        (principal) => composer.packageDocument(principal, name, kind, originOf(req, baseUrl)),
+        name,
       );
     },
   );

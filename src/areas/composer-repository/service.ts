@@ -269,9 +269,16 @@ export class ComposerService {
       );
       body['security-advisories'] = records;
     }
+    // A change about this package alone (an advisory) moved its own stamp, not the tenant's.
+    const packageStamp = await this.deps.generations.packageStampMs(
+      principal.customer.tenant_id,
+      view.pkg.name,
+    );
     return {
       body,
-      lastModified: new Date(Math.max(stamp, ...times.filter((t) => !Number.isNaN(t)))),
+      lastModified: new Date(
+        Math.max(stamp, packageStamp, ...times.filter((t) => !Number.isNaN(t))),
+      ),
     };
   }
 

@@ -30,6 +30,8 @@ export interface PublicDocument {
 
 interface Memo extends PublicDocument {
   generation: number;
+  /** The package's own generation (an advisory about it moves it). */
+  packageGeneration: number;
 }
 
 /** A stale document is served this long before the upstream is tried again. */
@@ -104,8 +106,14 @@ export class ProxyService {
     if (!this.upstream || !isPackageName(name)) throw notFound(`Package ${name}`);
     const key = `${tenantId}\n${name}\n${kind}\n${origin}`;
     const generation = this.deps.generations.current(tenantId);
+    const packageGeneration = this.deps.generations.packageCurrent(tenantId, name);
     const memo = this.memo.get(key);
-    if (memo && memo.generation === generation && Date.now() < memo.validUntilMs) {
+    if (
+      memo &&
+      memo.generation === generation &&
+      memo.packageGeneration === packageGeneration &&
+      Date.now() < memo.validUntilMs
+    ) {
       this.hits.hit(tenantId);
       return memo;
     }
@@ -135,14 +143,18 @@ export class ProxyService {
     if (this.advisories) {
       const advisories = await this.advisories.forPackage(tenantId, name, origin);
       body['security-advisories'] = advisories.records;
-      changedMs = Math.max(changedMs, Math.ceil(advisories.changedMs / 1000) * 1000);
+      changedMs = Math.max(
+        changedMs,
+        Math.ceil(advisories.changedMs / 1000) * 1000,
+        await this.deps.generations.packageStampMs(tenantId, name),
+      );
     }
     // Answers served again from the Composer response cache (and its fast path) count as hits too.
     const doc: RenderedDocument = {
       ...render(body, new Date(changedMs)),
       onServe: () => this.hits.hit(tenantId),
     };
-    const out: Memo = { doc, validUntilMs, generation };
+    const out: Memo = { doc, validUntilMs, generation, packageGeneration };
     this.memo.set(key, out);
     return out;
   }

@@ -23,6 +23,7 @@ import * as urlCredentials from './migrations/2026-11-24-20-repository-url-crede
 import * as advisories from './migrations/2026-11-24-31-advisories.js';
 import * as publicGrants from './migrations/2026-11-24-40-public-grants.js';
 import * as usageNotifications from './migrations/2026-11-24-50-usage-notifications.js';
+import * as packageStamps from './migrations/2026-11-24-60-package-stamps.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-31-advisories': advisories,
   '2026-11-24-40-public-grants': publicGrants,
   '2026-11-24-50-usage-notifications': usageNotifications,
+  '2026-11-24-60-package-stamps': packageStamps,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -17,6 +17,7 @@ import type {
   UsageCountersTable,
   UsageNotificationsTable,
   CacheGenerationsTable,
+  PackageStampsTable,
   AuditLogTable,
   MonoreposTable,
   MonorepoChildrenTable,
@@ -75,6 +76,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   usage_notifications: UsageNotificationsTable;
   cache_generations: CacheGenerationsTable;
+  package_stamps: PackageStampsTable;
   audit_log: AuditLogTable;
   monorepos: MonoreposTable;
   monorepo_children: MonorepoChildrenTable;

@@ -197,6 +197,19 @@ export interface CacheGenerationsTable {
   generation: number;
   /** The access-change stamp (ms, whole seconds) Last-Modified derives from. */
   stamp_ms: Generated<number>;
+  /** The highest package stamp: the tenant's stamp always moves past it. */
+  floor_ms: Generated<number>;
+  /** Moves with every per-package change; package_stamps.seq says which. */
+  package_seq: Generated<number>;
+}
+
+/** A package whose p2 documents changed alone (an advisory), without the whole tenant's. */
+export interface PackageStampsTable {
+  tenant_id: string;
+  name: string;
+  generation: number;
+  seq: number;
+  stamp_ms: number;
 }
 
 export interface AuditLogTable {
