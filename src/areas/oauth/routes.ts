@@ -1,9 +1,12 @@
+import fastifyCookie from '@fastify/cookie';
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
 import type { App } from '../../http/app-types.js';
 import { ErrorResponses, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { notFound } from '../../errors.js';
 import { connectedPage, presentConnection } from './presenter.js';
 import { providerOf } from './providers.js';
+import { STATE_TTL_MS } from './service.js';
 import type { OAuthProvider } from './providers.js';
 import {
   CallbackQuery,
@@ -24,9 +27,30 @@ function provider(word: string): OAuthProvider {
   return found;
 }
 
+/** The cookie that binds an authorization to the browser that started it. */
+const bindingCookie = (provider: OAuthProvider) => `packyard_oauth_${provider}`;
+
+/**
+ * Where the binding cookie lives: only the callback path reads it; HttpOnly; Lax, so the host's
+ * top-level redirect back carries it; in Cloud on the base domain, because the callback URL is
+ * the platform's while the flow starts on a tenant's host.
+ */
+function bindingCookieOptions(config: Readonly<Config>, provider: OAuthProvider, maxAge: number) {
+  return {
+    path: `/api/oauth/${provider}/callback`,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: config.baseUrl.startsWith('https:'),
+    maxAge,
+    ...(config.edition === 'cloud' && config.baseDomain ? { domain: config.baseDomain } : {}),
+  };
+}
+
 /** /api/v1/oauth/… (admin API). */
 export async function oauthRoutes(app: App): Promise<void> {
   const oauth = app.services.oauth;
+  const { config } = app.services.deps;
+  await app.register(fastifyCookie);
 
   app.get(
     '/oauth/connections',
@@ -51,7 +75,16 @@ export async function oauthRoutes(app: App): Promise<void> {
         response: { 200: InitiateSchema, ...errors },
       },
     },
-    async (req) => oauth.initiate(req, provider(req.params.provider)),
+    async (req, reply) => {
+      const which = provider(req.params.provider);
+      const { browserBinding, ...answer } = await oauth.initiate(req, which);
+      reply.setCookie(
+        bindingCookie(which),
+        browserBinding,
+        bindingCookieOptions(config, which, STATE_TTL_MS / 1000),
+      );
+      return answer;
+    },
   );
 
   app.get(
@@ -80,6 +113,8 @@ export async function oauthRoutes(app: App): Promise<void> {
 /** The OAuth callback: the git host redirects the browser here, without an admin token. */
 export async function oauthCallbackRoutes(app: App): Promise<void> {
   const oauth = app.services.oauth;
+  const { config } = app.services.deps;
+  await app.register(fastifyCookie);
 
   app.get(
     '/api/oauth/:provider/callback',
@@ -93,9 +128,16 @@ export async function oauthCallbackRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
+      const which = provider(req.params.provider);
+      // The flow ends here, whatever its outcome: the browser forgets its binding.
+      reply.clearCookie(bindingCookie(which), bindingCookieOptions(config, which, 0));
       const result = await oauth.callback(
-        { ip: req.ip, userAgent: req.headers['user-agent'] ?? null },
-        provider(req.params.provider),
+        {
+          ip: req.ip,
+          userAgent: req.headers['user-agent'] ?? null,
+          browserBinding: req.cookies[bindingCookie(which)] ?? null,
+        },
+        which,
         req.query,
       );
       // Nothing here may be cached or framed: it ends an authorization.

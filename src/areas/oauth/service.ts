@@ -2,7 +2,7 @@ import { CodeChallengeMethod, generateCodeVerifier, generateState } from 'arctic
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { invalid, notFound, upstreamError } from '../../errors.js';
-import { newId } from '../../infra/crypto.js';
+import { constantTimeEqual, digest, newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { PageWindow } from '../../infra/db/page.js';
 import { transact } from '../../unit-of-work.js';
@@ -19,10 +19,12 @@ import type { Grant } from './token-grant.js';
 /** How long an authorization may take between initiate and callback. */
 export const STATE_TTL_MS = 10 * 60 * 1000;
 
-/** Where the callback request came from, for the audit entry it writes. */
+/** Where the callback request came from: for the audit entry, and the browser's binding cookie. */
 export interface CallbackOrigin {
   ip?: string;
   userAgent?: string | null;
+  /** The value of the binding cookie `initiate` set in the browser, when it sent one. */
+  browserBinding?: string | null;
 }
 
 export interface CallbackResult {
@@ -57,11 +59,19 @@ export class OAuthService {
     return this.clients.missingSettings(provider).length === 0;
   }
 
-  /** Starts an authorization: the URL to open in a browser, valid for ten minutes, once. */
-  async initiate(ctx: Ctx, provider: OAuthProvider): Promise<InitiateDto> {
+  /**
+   * Starts an authorization: the URL to open in a browser, valid for ten minutes, once, and the
+   * value the initiating browser keeps in a cookie (`browserBinding`): the callback is accepted
+   * only from the browser that holds it (required in Cloud, see `callback`).
+   */
+  async initiate(
+    ctx: Ctx,
+    provider: OAuthProvider,
+  ): Promise<InitiateDto & { browserBinding: string }> {
     const { spec, client } = this.configured(provider);
     const state = generateState();
     const verifier = generateCodeVerifier();
+    const browserBinding = generateState();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + STATE_TTL_MS).toISOString();
     await transact(this.deps, ctx, async ({ db }) => {
@@ -73,6 +83,7 @@ export class OAuthService {
         code_verifier: verifier,
         created_at: now.toISOString(),
         expires_at: expiresAt,
+        browser_digest: digest(browserBinding),
       });
     });
     const url = client.createAuthorizationURLWithPKCE(
@@ -82,7 +93,13 @@ export class OAuthService {
       verifier,
       spec.scopes,
     );
-    return { provider, authorization_url: url.toString(), state, expires_at: expiresAt };
+    return {
+      provider,
+      authorization_url: url.toString(),
+      state,
+      expires_at: expiresAt,
+      browserBinding,
+    };
   }
 
   /**
@@ -110,6 +127,8 @@ export class OAuthService {
     const pending = await store.takeState(this.deps.db, provider, input.state);
     const restart = `start again with POST /api/v1/oauth/${provider}/initiate`;
     if (!pending) throw invalid('state', `is unknown or was already used; ${restart}`);
+    // The state is spent either way: a link that reached another browser cannot be retried.
+    this.assertSameBrowser(pending.browser_digest, origin.browserBinding ?? null, restart);
     if (Date.parse(pending.expires_at) <= Date.now()) {
       throw invalid('state', `has expired (authorizations last 10 minutes); ${restart}`);
     }
@@ -142,6 +161,31 @@ export class OAuthService {
       hostUrl: spec.baseUrl,
       status: presentStatus(provider, this.ready(provider), row),
     };
+  }
+
+  /**
+   * The callback must come from the browser that started the flow: its cookie's value matches
+   * the state's digest. Without that, an admin could send the authorization link to someone who
+   * already authorized the application, and the host (skipping its consent screen) would hand
+   * that person's token to the admin's registry. Cloud, where registries' admins are strangers
+   * to each other, requires the cookie; elsewhere a missing cookie (an API client that opened
+   * the URL in a browser) is accepted, and a different one refused.
+   */
+  private assertSameBrowser(expected: string | null, binding: string | null, restart: string) {
+    if (expected === null) return;
+    if (binding === null) {
+      if (this.deps.config.edition !== 'cloud') return;
+      throw invalid(
+        'state',
+        `was issued to another browser session: finish the authorization in the browser that started it; ${restart}`,
+      );
+    }
+    if (!constantTimeEqual(digest(binding), expected)) {
+      throw invalid(
+        'state',
+        `was issued to another browser session: finish the authorization in the browser that started it; ${restart}`,
+      );
+    }
   }
 
   async status(ctx: Ctx, provider: OAuthProvider): Promise<StatusDto> {

@@ -10,6 +10,11 @@ const PLATFORM_PREFIX = '/api/v1/tenants';
  * installations are then claimed by tenants.
  */
 const PLATFORM_WEBHOOKS = new Set(['/api/webhooks/hostapp']);
+/**
+ * The OAuth callback: one application per git host serves the deployment, so the host sends the
+ * browser back to the platform's URL; the authorization's state names the tenant.
+ */
+const OAUTH_CALLBACK = /^\/api\/oauth\/[^/]+\/callback$/;
 /** Probes an orchestrator sends to a node's address, not to a tenant's host. */
 const PROBES = new Set(['/healthz', '/readyz']);
 
@@ -26,7 +31,7 @@ export function resolveTenantsByHost(
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? '';
     if (path === PLATFORM_PREFIX || path.startsWith(`${PLATFORM_PREFIX}/`)) return;
-    if (PLATFORM_WEBHOOKS.has(path)) return;
+    if (PLATFORM_WEBHOOKS.has(path) || OAUTH_CALLBACK.test(path)) return;
     // A probe by address checks the node; on a tenant's host it checks the tenant too.
     if (PROBES.has(path) && hostTarget(request.headers.host, baseDomain).kind === 'none') return;
     const { tenantId, subdomain } = await resolver.resolve(request.headers.host);

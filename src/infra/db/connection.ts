@@ -24,6 +24,7 @@ import * as advisories from './migrations/2026-11-24-31-advisories.js';
 import * as publicGrants from './migrations/2026-11-24-40-public-grants.js';
 import * as usageNotifications from './migrations/2026-11-24-50-usage-notifications.js';
 import * as packageStamps from './migrations/2026-11-24-60-package-stamps.js';
+import * as oauthBrowserBinding from './migrations/2026-11-24-70-oauth-browser-binding.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-40-public-grants': publicGrants,
   '2026-11-24-50-usage-notifications': usageNotifications,
   '2026-11-24-60-package-stamps': packageStamps,
+  '2026-11-24-70-oauth-browser-binding': oauthBrowserBinding,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -56,6 +56,8 @@ export interface OAuthStatesTable {
   code_verifier: string | null;
   created_at: string;
   expires_at: string;
+  /** Digest of the initiating browser's cookie value; null for states made before it existed. */
+  browser_digest: string | null;
 }
 
 /** A GitHub App installation; tenant_id null until claimed. repositories: JSON array of full names. */
