@@ -46,6 +46,11 @@ export class ChildServer {
     });
   }
 
+  /** The last few kilobytes the process wrote (stdout and stderr), for failure reports. */
+  get recentOutput(): string {
+    return this.output;
+  }
+
   get pid(): number {
     if (this.child.pid === undefined) throw new Error(`${this.label} has no pid`);
     return this.child.pid;

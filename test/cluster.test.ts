@@ -134,7 +134,20 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
       (pids) => pids.length === 2 && !pids.includes(victim!),
       // A loaded machine (the whole suite at once) can take many seconds to start a process.
       { timeoutMs: 40_000, intervalMs: 50 },
-    ).finally(() => (flowing = false));
+    )
+      .catch((err: unknown) => {
+        // Say whether the primary itself is gone, and what it wrote, so a failure can be read.
+        let primary = 'alive';
+        try {
+          process.kill(server.pid, 0);
+        } catch {
+          primary = 'gone';
+        }
+        throw new Error(
+          `${(err as Error).message}; primary ${primary}; its output:\n${server.recentOutput}`,
+        );
+      })
+      .finally(() => (flowing = false));
     await traffic;
     expect(after).toContain(survivor);
     // Once the new process listens, every connection is answered again.

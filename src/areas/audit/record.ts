@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { nowIso } from '../../context.js';
-import { newId } from '../../infra/crypto.js';
+import { sortableId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
 
 export interface AuditEntry {
@@ -20,7 +20,8 @@ export async function recordAudit(db: Db, ctx: Ctx, entry: AuditEntry): Promise<
   await db
     .insertInto('audit_log')
     .values({
-      id: newId(),
+      // Time-ordered: entries of one millisecond list newest first too (created_at, id desc).
+      id: sortableId(),
       tenant_id: ctx.tenantId,
       actor_kind: actor.kind,
       actor_id: actor.kind === 'customer' ? `${actor.customerId}/${actor.id}` : actor.id,

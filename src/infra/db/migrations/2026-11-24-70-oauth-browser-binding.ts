@@ -9,8 +9,5 @@ type Db = Kysely<any>;
  * Frozen: change the schema with a new migration, never by editing this one.
  */
 export async function up(db: Db): Promise<void> {
-  await db.schema
-    .alterTable('oauth_states')
-    .addColumn('browser_digest', 'varchar(64)')
-    .execute();
+  await db.schema.alterTable('oauth_states').addColumn('browser_digest', 'varchar(64)').execute();
 }
