@@ -39,7 +39,7 @@ import { echoRequestId, genReqId, withRedaction } from './http/logging.js';
 import { createRateLimiting } from './http/rate-limit.js';
 import { webhookRoutes } from './areas/webhooks/routes.js';
 import { oauthCallbackRoutes, oauthRoutes } from './areas/oauth/routes.js';
-import { hostAppRoutes } from './areas/hostapp/routes.js';
+import { hostAppRoutes, hostAppSetupRoutes } from './areas/hostapp/routes.js';
 import { webhookDeliveryRoutes } from './areas/webhooks/deliveries-routes.js';
 import { adminUiRoutes } from './areas/admin-ui/routes.js';
 import { sessionRoutes } from './areas/admin-ui/session-routes.js';
@@ -183,6 +183,7 @@ export async function buildApp({
   // Inbound webhooks and the OAuth callback: no admin token (signatures and `state` instead).
   await app.register(webhookRoutes);
   await app.register(oauthCallbackRoutes);
+  await app.register(hostAppSetupRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(adminUiRoutes);
   if (tenants) {

@@ -143,6 +143,12 @@ export interface GitHubAppSettings {
   privateKey: string | null;
   /** The app's URL name, for the install link (GITHUB_APP_SLUG). */
   slug: string | null;
+  /**
+   * The App's OAuth client (GITHUB_APP_CLIENT_ID, GITHUB_APP_CLIENT_SECRET): with them, an
+   * installation can be claimed with proof that the claimer manages it (required in Cloud).
+   */
+  clientId: string | null;
+  clientSecret: string | null;
 }
 
 function encryptionKey(env: Env): string | null {
@@ -257,6 +263,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       appId: env.GITHUB_APP_ID || null,
       privateKey: privateKey(env),
       slug: env.GITHUB_APP_SLUG || null,
+      clientId: env.GITHUB_APP_CLIENT_ID || null,
+      clientSecret: env.GITHUB_APP_CLIENT_SECRET || null,
     },
     proxy: proxySettings(env, { integer, baseOf, fail: (m) => new ConfigError(m) }),
     advisories: advisorySettings(env, { integer }),

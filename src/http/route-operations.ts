@@ -46,6 +46,7 @@ export const ROUTE_OPERATIONS: Readonly<Record<string, Operation>> = {
   'POST /api/v1/packages/:vendor/:name/validate': 'packages.validate',
   'POST /api/v1/packages/:vendor/:name/artifacts': 'artifacts.upload',
   'PATCH /api/v1/settings': 'settings.update',
+  'POST /api/v1/hostapp/installations/claim-link': 'hostApp.claimLink',
   'POST /api/v1/tasks': 'tasks.create',
   'POST /api/v1/tasks/sync-all': 'tasks.queueSyncAll',
   'POST /api/v1/tasks/cleanup': 'tasks.queueCleanup',

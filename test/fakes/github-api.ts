@@ -55,6 +55,13 @@ export class FakeGitHubApi {
   tokenTtlSeconds = 3600;
   /** GitHub caps per_page at 100; a test may lower it to exercise pagination. */
   maxPerPage = 100;
+  /** The App's OAuth credentials (GITHUB_APP_CLIENT_ID / _SECRET). */
+  readonly clientId = `Iv23.${crypto.randomBytes(6).toString('hex')}`;
+  readonly clientSecret = crypto.randomBytes(20).toString('hex');
+  /** GitHub users, by login: the installations each may manage. */
+  readonly users = new Map<string, { id: number; installations: number[] }>();
+  private readonly codes = new Map<string, string>();
+  private readonly userTokens = new Map<string, string>();
 
   private constructor(
     readonly host: FakeGitHost,
@@ -76,9 +83,24 @@ export class FakeGitHubApi {
     return api;
   }
 
-  /** GITHUB_URL and GITHUB_API_URL for Packyard. */
+  /** GITHUB_URL and GITHUB_API_URL for Packyard, and the App's OAuth credentials. */
   get env(): Record<string, string> {
-    return { GITHUB_URL: this.host.url, GITHUB_API_URL: `${this.host.url}${this.prefix}` };
+    return {
+      GITHUB_URL: this.host.url,
+      GITHUB_API_URL: `${this.host.url}${this.prefix}`,
+      GITHUB_APP_CLIENT_ID: this.clientId,
+      GITHUB_APP_CLIENT_SECRET: this.clientSecret,
+    };
+  }
+
+  /**
+   * Plays "Request user authorization (OAuth) during installation": the user `login` approves,
+   * and GitHub hands the browser a one-time code for the Setup URL.
+   */
+  authorizationCode(login: string): string {
+    const code = crypto.randomBytes(10).toString('hex');
+    this.codes.set(code, login);
+    return code;
   }
 
   addInstallation(installation: FakeInstallation): FakeInstallation {
@@ -232,6 +254,50 @@ export class FakeGitHubApi {
         });
       },
     );
+
+    // The App's user authorization (web flow): a code for a user-to-server token.
+    this.host.route('POST', '/login/oauth/access_token', (req, res, ctx) => {
+      const form: Record<string, string> = /json/.test(req.headers['content-type'] ?? '')
+        ? (JSON.parse(ctx.body.toString('utf8') || '{}') as Record<string, string>)
+        : Object.fromEntries(new URLSearchParams(ctx.body.toString('utf8')));
+      const login = form.code ? this.codes.get(form.code) : undefined;
+      if (form.client_id !== this.clientId || form.client_secret !== this.clientSecret) {
+        return json(res, 200, { error: 'incorrect_client_credentials' });
+      }
+      if (!login) return json(res, 200, { error: 'bad_verification_code' });
+      this.codes.delete(form.code!);
+      const token = `ghu_${crypto.randomBytes(18).toString('base64url')}`;
+      this.userTokens.set(token, login);
+      json(res, 200, { access_token: token, token_type: 'bearer', scope: '' });
+    });
+
+    this.host.route('GET', new RegExp(`^${p}/user$`), (_req, res, ctx) => {
+      const login = ctx.seen.bearer ? this.userTokens.get(ctx.seen.bearer) : undefined;
+      if (!login) return json(res, 401, { message: 'Bad credentials' });
+      json(res, 200, { login, id: this.users.get(login)?.id ?? 1, type: 'User' });
+    });
+
+    this.host.route('GET', new RegExp(`^${p}/user/installations$`), (_req, res, ctx) => {
+      const login = ctx.seen.bearer ? this.userTokens.get(ctx.seen.bearer) : undefined;
+      if (!login) return json(res, 401, { message: 'Bad credentials' });
+      const mine = (this.users.get(login)?.installations ?? [])
+        .map((id) => this.installations.get(id))
+        .filter((i): i is FakeInstallation => i !== undefined);
+      const perPage = Math.min(Number(ctx.url.searchParams.get('per_page') ?? 30), this.maxPerPage);
+      const page = Math.max(1, Number(ctx.url.searchParams.get('page') ?? 1));
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (page * perPage < mine.length) {
+        headers.link = `<${this.host.url}${this.prefix}/user/installations?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      }
+      res.writeHead(200, headers).end(
+        JSON.stringify({
+          total_count: mine.length,
+          installations: mine
+            .slice((page - 1) * perPage, page * perPage)
+            .map((i) => this.installationJson(i)),
+        }),
+      );
+    });
 
     this.host.route('GET', new RegExp(`^${p}/installation/repositories$`), (_req, res, ctx) => {
       const installation = this.tokenInstallation(ctx.seen.bearer);

@@ -87,6 +87,7 @@ export const POLICY = {
   } satisfies Policy<OAuthService>,
   hostApp: {
     claim: WRITE,
+    claimLink: WRITE,
     remove: WRITE,
     queueSync: WRITE,
     sync: WRITE,

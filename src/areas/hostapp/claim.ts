@@ -17,6 +17,8 @@ export async function claimInstallation(
   api: GitHubAppClient,
   ctx: Ctx,
   installationId: string | number,
+  /** The GitHub user who proved managing it, for the audit entry (null: no proof asked). */
+  provedBy: string | null = null,
 ): Promise<{ id: string; created: boolean }> {
   const db = deps.db;
   const hostId = canonicalHostId(String(installationId));
@@ -45,7 +47,7 @@ export async function claimInstallation(
   }
   const id = existing?.id ?? newId();
   try {
-    await claimInTransaction(deps, ctx, id, hostId, existing, patch, now);
+    await claimInTransaction(deps, ctx, id, hostId, existing, patch, now, provedBy);
   } catch (err) {
     // Another claim, or (outside Cloud) the installation webhook claiming on arrival, got
     // there first: when that was for this tenant the installation is ours, as a re-claim.
@@ -67,6 +69,7 @@ async function claimInTransaction(
   existing: InstallationRow | undefined,
   patch: store.InstallationPatch,
   now: string,
+  provedBy: string | null,
 ): Promise<void> {
   const meanwhile = () => conflict(`Installation ${hostId} was claimed meanwhile`);
   await transact(deps, ctx, async (tx) => {
@@ -81,7 +84,10 @@ async function claimInTransaction(
     }
     const claimed = await store.claimRow(trx, id, ctx.tenantId, { ...patch, claimed_at: now });
     if (claimed === 0) throw meanwhile();
-    await tx.audit(store.claimAuditEntry(store.newInstallationRow(id, hostId, patch, now)));
+    const entry = store.claimAuditEntry(store.newInstallationRow(id, hostId, patch, now));
+    await tx.audit(
+      provedBy ? { ...entry, summary: { ...entry.summary, proved_by: provedBy } } : entry,
+    );
   });
 }
 

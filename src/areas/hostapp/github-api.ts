@@ -28,6 +28,9 @@ export interface GitHubAppSettings {
   apiUrl: string;
   /** A call not answered within this is abandoned (HOST_API_TIMEOUT_SECONDS). */
   timeoutMs: number;
+  /** The App's OAuth client, for user authorization codes (proof of managing installations). */
+  clientId?: string | null;
+  clientSecret?: string | null;
 }
 
 /** An installation token is minted again when less than this is left of its life. */
@@ -83,7 +86,45 @@ export class GitHubAppClient {
       appId: settings.appId,
       privateKey: toPkcs8(settings.privateKey),
       request: this.request,
+      ...(settings.clientId && settings.clientSecret
+        ? { clientId: settings.clientId, clientSecret: settings.clientSecret }
+        : {}),
     });
+  }
+
+  /**
+   * Who authorized the App with this one-time code, and the installations that GitHub user may
+   * manage (`GET /user/installations` with the user's token). Null when GitHub refuses the code
+   * (expired, used, or not this App's).
+   */
+  async userInstallations(
+    code: string,
+  ): Promise<{ login: string; installationIds: Set<number> } | null> {
+    let token: string;
+    try {
+      ({ token } = (await this.auth({ type: 'oauth-user', code })) as { token: string });
+    } catch (err) {
+      const status = statusOf(err);
+      if (status === null || status >= 500) throw hostFailure('Exchanging the code', err);
+      return null;
+    }
+    const headers = { authorization: `token ${token}` };
+    try {
+      const { data: user } = await this.request('GET /user', { headers });
+      const ids = new Set<number>();
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const { data } = await this.request('GET /user/installations', {
+          per_page: PER_PAGE,
+          page,
+          headers,
+        });
+        for (const installation of data.installations) ids.add(installation.id);
+        if (data.installations.length === 0 || ids.size >= data.total_count) break;
+      }
+      return { login: user.login, installationIds: ids };
+    } catch (err) {
+      throw hostFailure('Listing the installations of the user', err);
+    }
   }
 
   /** The installation as GitHub knows it for this app, or null when it does not. */

@@ -638,8 +638,15 @@ describe('GitHub App webhooks in the Cloud edition', () => {
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ tenant_id: null, claimed_at: null, account_login: 'delta' });
 
+      // In Cloud a claim needs proof that the claimer manages the installation.
+      const unproved = await call('POST', '/api/v1/hostapp/installations/claim', {
+        installation_id: 95,
+      });
+      expect(unproved.statusCode).toBe(403);
+      cloudApi.users.set('delta-owner', { id: 7, installations: [95] });
       const claimed = await call('POST', '/api/v1/hostapp/installations/claim', {
         installation_id: 95,
+        code: cloudApi.authorizationCode('delta-owner'),
       });
       expect(claimed.statusCode, claimed.body).toBe(201);
       expect(claimed.json()).toMatchObject({ id: row.id, account_login: 'delta' });

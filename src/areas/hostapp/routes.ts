@@ -1,8 +1,13 @@
+import fastifyCookie from '@fastify/cookie';
 import type { App } from '../../http/app-types.js';
+import { bindingCookieName, bindingCookieOptions } from '../oauth/browser-binding.js';
+import { LINK_TTL_MS, SETUP_PATH } from './claim-proof.js';
 import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentInstallation, presentRepository, presentStatus } from './presenter.js';
 import {
   ClaimBody,
+  ClaimLinkSchema,
+  SetupQuery,
   HostAppStatusSchema,
   InstallUrlSchema,
   InstallationSchema,
@@ -17,6 +22,8 @@ const errors = ErrorResponses;
 /** /api/v1/hostapp/… (admin API): the GitHub App's installations. */
 export async function hostAppRoutes(app: App): Promise<void> {
   const hostApp = app.services.hostApp;
+  const { config } = app.services.deps;
+  await app.register(fastifyCookie);
 
   app.get(
     '/hostapp/status',
@@ -56,8 +63,28 @@ export async function hostAppRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { row, created } = await hostApp.claim(req, req.body.installation_id);
+      const { row, created } = await hostApp.claim(req, req.body.installation_id, req.body.code);
       return reply.code(created ? 201 : 200).send(presentInstallation(row));
+    },
+  );
+
+  app.post(
+    '/hostapp/installations/claim-link',
+    {
+      schema: {
+        tags,
+        summary: 'An install link that claims the installation for this registry, with proof',
+        response: { 200: ClaimLinkSchema, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const { browserBinding, ...link } = await hostApp.claimLink(req);
+      reply.setCookie(
+        bindingCookieName('hostapp'),
+        browserBinding,
+        bindingCookieOptions(config, SETUP_PATH, LINK_TTL_MS / 1000),
+      );
+      return link;
     },
   );
 
@@ -103,4 +130,45 @@ export async function hostAppRoutes(app: App): Promise<void> {
     async (req, reply) =>
       reply.code(202).send(presentTask(await hostApp.queueSync(req, req.params.id))),
   );
+}
+
+/** The App's Setup URL: GitHub sends the browser here after an install; no admin token. */
+export async function hostAppSetupRoutes(app: App): Promise<void> {
+  const hostApp = app.services.hostApp;
+  const { config } = app.services.deps;
+  await app.register(fastifyCookie);
+  app.get(
+    SETUP_PATH,
+    {
+      schema: {
+        tags,
+        summary: 'Where GitHub sends the browser after installing the App from a claim link',
+        security: [],
+        querystring: SetupQuery,
+      },
+    },
+    async (req, reply) => {
+      reply.clearCookie(bindingCookieName('hostapp'), bindingCookieOptions(config, SETUP_PATH, 0));
+      const row = await hostApp.completeSetup(req.query, {
+        browserBinding: req.cookies[bindingCookieName('hostapp')] ?? null,
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+      });
+      reply.header('cache-control', 'no-store');
+      const accept = req.headers.accept ?? '';
+      if (/application\/json/i.test(accept) && !/text\/html/i.test(accept)) {
+        return reply.send(presentInstallation(row));
+      }
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      return reply.type('text/html; charset=utf-8').send(claimedPage(row.account_login));
+    },
+  );
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function claimedPage(account: string): string {
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>GitHub App installed</title>
+<h1>The GitHub App installation of ${escapeHtml(account)} is now part of your registry</h1>
+<p>You can close this page and sync its repositories from Packyard.</p></html>`;
 }

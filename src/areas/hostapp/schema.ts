@@ -33,9 +33,24 @@ export const ClaimBody = Type.Object(
       Type.Integer({ minimum: 1 }),
       Type.String({ pattern: '^[0-9]{1,20}$' }),
     ]),
+    /** The App's user authorization code: proof that the claimer manages the installation. */
+    code: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   },
   { additionalProperties: false },
 );
+
+export const ClaimLinkSchema = Type.Object({
+  url: Type.String(),
+  state: Type.String(),
+  expires_at: Type.String(),
+});
+
+export const SetupQuery = Type.Object({
+  installation_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
+  setup_action: Type.Optional(Type.String({ maxLength: 64 })),
+  code: Type.Optional(Type.String({ maxLength: 512 })),
+  state: Type.Optional(Type.String({ maxLength: 512 })),
+});
 export type ClaimInput = Static<typeof ClaimBody>;
 
 export const RepositorySchema = Type.Object({

@@ -12,6 +12,8 @@ import * as store from './store.js';
 import { applyInstallationEvent } from './installation-events.js';
 import { importRepositories } from './repository-import.js';
 import { canonicalHostId, claimInstallation } from './claim.js';
+import { createClaimLink, proveManages, tenantOfSetup } from './claim-proof.js';
+import type { SetupQuery } from './claim-proof.js';
 import { installationCredentials } from './installation-credentials.js';
 import type { TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
@@ -109,6 +111,8 @@ export class HostAppService implements CredentialSource {
         privateKey: app.privateKey ?? '',
         apiUrl: this.deps.config.github.apiUrl,
         timeoutMs: this.deps.config.hostApiTimeoutMs,
+        clientId: app.clientId,
+        clientSecret: app.clientSecret,
       });
     }
     return this.client;
@@ -139,12 +143,50 @@ export class HostAppService implements CredentialSource {
    * Attaches an installation of the app to this tenant after GitHub confirmed it (app JWT).
    * `created` is false when this tenant had claimed it already; another tenant's is a conflict.
    */
+  /**
+   * Claims an installation for this registry. `code` (the App's user authorization code) proves
+   * the claimer manages it; Cloud requires it (see claim-proof.ts).
+   */
   async claim(
     ctx: Ctx,
     installationId: string | number,
+    code?: string,
   ): Promise<{ row: InstallationRow; created: boolean }> {
-    const { id, created } = await claimInstallation(this.deps, this.api(), ctx, installationId);
+    const api = this.api();
+    const provedBy = await proveManages(this.deps, () => api, installationId, code);
+    const { id, created } = await claimInstallation(this.deps, api, ctx, installationId, provedBy);
     return { row: await this.get(ctx, id), created };
+  }
+
+  /** The install link that claims for this registry with proof (Setup URL flow). */
+  async claimLink(ctx: Ctx) {
+    const app = this.deps.config.githubApp;
+    const installUrl = this.installUrl();
+    if (!app.clientId || !app.clientSecret) {
+      throw featureNotAvailable(
+        'Claim links need the App’s OAuth client: set GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET',
+      );
+    }
+    return createClaimLink(this.deps, ctx, installUrl);
+  }
+
+  /**
+   * GitHub sent the browser to the Setup URL after an install (or a configuration) started from
+   * a claim link: the state names the registry, the code proves the user manages the
+   * installation, and the installation is claimed for that registry.
+   */
+  async completeSetup(
+    query: SetupQuery,
+    origin: { browserBinding: string | null; ip?: string; userAgent?: string | null },
+  ): Promise<InstallationRow> {
+    const tenantId = await tenantOfSetup(this.deps, query, origin.browserBinding);
+    const ctx: Ctx = {
+      tenantId,
+      actor: { kind: 'system', id: null },
+      ip: origin.ip,
+      userAgent: origin.userAgent ?? null,
+    };
+    return (await this.claim(ctx, query.installation_id!, query.code)).row;
   }
 
   /** Detaches the installation from this tenant; its packages stay (they lose its token). */

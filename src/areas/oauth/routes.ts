@@ -1,10 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
 import { Type } from 'typebox';
-import type { Config } from '../../config.js';
 import type { App } from '../../http/app-types.js';
 import { ErrorResponses, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { notFound } from '../../errors.js';
 import { connectedPage, presentConnection } from './presenter.js';
+import { bindingCookieName, bindingCookieOptions } from './browser-binding.js';
 import { providerOf } from './providers.js';
 import { STATE_TTL_MS } from './service.js';
 import type { OAuthProvider } from './providers.js';
@@ -27,24 +27,7 @@ function provider(word: string): OAuthProvider {
   return found;
 }
 
-/** The cookie that binds an authorization to the browser that started it. */
-const bindingCookie = (provider: OAuthProvider) => `packyard_oauth_${provider}`;
-
-/**
- * Where the binding cookie lives: only the callback path reads it; HttpOnly; Lax, so the host's
- * top-level redirect back carries it; in Cloud on the base domain, because the callback URL is
- * the platform's while the flow starts on a tenant's host.
- */
-function bindingCookieOptions(config: Readonly<Config>, provider: OAuthProvider, maxAge: number) {
-  return {
-    path: `/api/oauth/${provider}/callback`,
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.baseUrl.startsWith('https:'),
-    maxAge,
-    ...(config.edition === 'cloud' && config.baseDomain ? { domain: config.baseDomain } : {}),
-  };
-}
+const callbackPath = (provider: OAuthProvider) => `/api/oauth/${provider}/callback`;
 
 /** /api/v1/oauth/… (admin API). */
 export async function oauthRoutes(app: App): Promise<void> {
@@ -79,9 +62,9 @@ export async function oauthRoutes(app: App): Promise<void> {
       const which = provider(req.params.provider);
       const { browserBinding, ...answer } = await oauth.initiate(req, which);
       reply.setCookie(
-        bindingCookie(which),
+        bindingCookieName(which),
         browserBinding,
-        bindingCookieOptions(config, which, STATE_TTL_MS / 1000),
+        bindingCookieOptions(config, callbackPath(which), STATE_TTL_MS / 1000),
       );
       return answer;
     },
@@ -130,12 +113,15 @@ export async function oauthCallbackRoutes(app: App): Promise<void> {
     async (req, reply) => {
       const which = provider(req.params.provider);
       // The flow ends here, whatever its outcome: the browser forgets its binding.
-      reply.clearCookie(bindingCookie(which), bindingCookieOptions(config, which, 0));
+      reply.clearCookie(
+        bindingCookieName(which),
+        bindingCookieOptions(config, callbackPath(which), 0),
+      );
       const result = await oauth.callback(
         {
           ip: req.ip,
           userAgent: req.headers['user-agent'] ?? null,
-          browserBinding: req.cookies[bindingCookie(which)] ?? null,
+          browserBinding: req.cookies[bindingCookieName(which)] ?? null,
         },
         which,
         req.query,

@@ -2,10 +2,11 @@ import { CodeChallengeMethod, generateCodeVerifier, generateState } from 'arctic
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { invalid, notFound, upstreamError } from '../../errors.js';
-import { constantTimeEqual, digest, newId } from '../../infra/crypto.js';
+import { digest, newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { PageWindow } from '../../infra/db/page.js';
 import { transact } from '../../unit-of-work.js';
+import { assertSameBrowser } from './browser-binding.js';
 import { OAuthClients } from './clients.js';
 import { OAuthCredentials } from './credentials.js';
 import { presentStatus } from './presenter.js';
@@ -128,7 +129,12 @@ export class OAuthService {
     const restart = `start again with POST /api/v1/oauth/${provider}/initiate`;
     if (!pending) throw invalid('state', `is unknown or was already used; ${restart}`);
     // The state is spent either way: a link that reached another browser cannot be retried.
-    this.assertSameBrowser(pending.browser_digest, origin.browserBinding ?? null, restart);
+    assertSameBrowser(
+      this.deps.config,
+      pending.browser_digest,
+      origin.browserBinding ?? null,
+      restart,
+    );
     if (Date.parse(pending.expires_at) <= Date.now()) {
       throw invalid('state', `has expired (authorizations last 10 minutes); ${restart}`);
     }
@@ -161,31 +167,6 @@ export class OAuthService {
       hostUrl: spec.baseUrl,
       status: presentStatus(provider, this.ready(provider), row),
     };
-  }
-
-  /**
-   * The callback must come from the browser that started the flow: its cookie's value matches
-   * the state's digest. Without that, an admin could send the authorization link to someone who
-   * already authorized the application, and the host (skipping its consent screen) would hand
-   * that person's token to the admin's registry. Cloud, where registries' admins are strangers
-   * to each other, requires the cookie; elsewhere a missing cookie (an API client that opened
-   * the URL in a browser) is accepted, and a different one refused.
-   */
-  private assertSameBrowser(expected: string | null, binding: string | null, restart: string) {
-    if (expected === null) return;
-    if (binding === null) {
-      if (this.deps.config.edition !== 'cloud') return;
-      throw invalid(
-        'state',
-        `was issued to another browser session: finish the authorization in the browser that started it; ${restart}`,
-      );
-    }
-    if (!constantTimeEqual(digest(binding), expected)) {
-      throw invalid(
-        'state',
-        `was issued to another browser session: finish the authorization in the browser that started it; ${restart}`,
-      );
-    }
   }
 
   async status(ctx: Ctx, provider: OAuthProvider): Promise<StatusDto> {

@@ -6,10 +6,11 @@ import type { TenantResolver } from './resolver.js';
 /** Routes that answer on any host: the platform API (decisions.md 13). */
 const PLATFORM_PREFIX = '/api/v1/tenants';
 /**
- * The GitHub App's webhook: one App serves the whole deployment, so GitHub posts to one URL;
- * installations are then claimed by tenants.
+ * The GitHub App's webhook and Setup URL: one App serves the whole deployment, so GitHub posts
+ * and redirects to one URL; installations are then claimed by tenants (the Setup URL's state
+ * names the tenant).
  */
-const PLATFORM_WEBHOOKS = new Set(['/api/webhooks/hostapp']);
+const PLATFORM_WEBHOOKS = new Set(['/api/webhooks/hostapp', '/api/hostapp/setup']);
 /**
  * The OAuth callback: one application per git host serves the deployment, so the host sends the
  * browser back to the platform's URL; the authorization's state names the tenant.
