@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { cycles, importGraph } from './import-graph.js';
 
 // Type-only imports count too: a type cycle is still two modules that cannot be understood apart.
@@ -30,5 +32,25 @@ describe('imports point one way', () => {
 
   it('sees the whole source tree (the graph is not silently empty)', () => {
     expect(graph.get('src/app.ts')).toContain('src/services.ts');
+  });
+});
+
+describe('file size', () => {
+  it('keeps every source file (tests and generated types aside) at 300 lines or fewer', () => {
+    const long: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== 'node_modules' && entry.name !== 'dist') walk(file);
+        } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$|\.d\.ts$/.test(entry.name)) {
+          const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+          if (lines > 300) long.push(`${file}: ${lines}`);
+        }
+      }
+    };
+    walk('src');
+    walk('web/src');
+    expect(long).toEqual([]);
   });
 });

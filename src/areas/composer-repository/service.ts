@@ -14,37 +14,9 @@ import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
 import { findPublicGrant, listPublicGrants } from '../access/public-grants.js';
 import { grantAdmits, grantedDocument } from './public-access.js';
-import type { RenderedDocument } from './response-cache.js';
 
-/** Public packages served beside the private ones: the proxy (areas/proxy) when it is on. */
-export interface PublicPackages {
-  readonly enabled: boolean;
-  document(
-    tenantId: string,
-    name: string,
-    kind: MetadataKind,
-    origin: string,
-  ): Promise<{ doc: RenderedDocument; validUntilMs: number }>;
-}
-
-/** The advisories each p2 document carries (areas/advisories), when the edition has them. */
-export interface PackageAdvisories {
-  /** The package's records, and when the latest of them last changed (0 when none). */
-  forPackage(
-    tenantId: string,
-    name: string,
-    origin: string,
-  ): Promise<{ records: unknown[]; changedMs: number }>;
-}
-
-/** A p2 answer: a body to render, or (public documents) one rendered already. */
-export interface PackageDocument {
-  body: unknown;
-  lastModified: Date;
-  rendered?: RenderedDocument;
-  /** The answer must be recomputed after this (ISO), e.g. when kept metadata needs revalidating. */
-  validUntil?: string;
-}
+export type { PackageAdvisories, PackageDocument, PublicPackages } from './ports.js';
+import type { PackageAdvisories, PackageDocument, PublicPackages } from './ports.js';
 
 const DOWNLOAD_SCOPES = new Set(['admin', 'developer', 'download']);
 

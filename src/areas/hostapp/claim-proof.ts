@@ -59,6 +59,12 @@ export async function proveManages(
  * to the browser that asked (a cookie), valid for ten minutes, once.
  */
 export async function createClaimLink(deps: Deps, ctx: Ctx, installUrl: string) {
+  const app = deps.config.githubApp;
+  if (!app.clientId || !app.clientSecret) {
+    throw featureNotAvailable(
+      'Claim links need the App’s OAuth client: set GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET',
+    );
+  }
   const state = generateState();
   const browserBinding = generateState();
   const now = new Date();
@@ -88,12 +94,23 @@ export interface SetupQuery {
   state?: string;
 }
 
-/** The registry (tenant) a Setup URL visit claims for: spends the state, checks the browser. */
-export async function tenantOfSetup(
+/** Where a Setup URL visit came from: the browser's binding cookie, and for the audit entry. */
+export interface SetupOrigin {
+  browserBinding: string | null;
+  ip?: string;
+  userAgent?: string | null;
+}
+
+/**
+ * The context a Setup URL visit claims in: the registry (tenant) its state names, acting as the
+ * system. Spends the state and checks the browser.
+ */
+export async function setupContext(
   deps: Deps,
   query: SetupQuery,
-  browserBinding: string | null,
-): Promise<string> {
+  origin: SetupOrigin,
+): Promise<Ctx> {
+  const browserBinding = origin.browserBinding;
   const restart = 'start again with POST /api/v1/hostapp/installations/claim-link';
   if (!query.state) throw invalid('state', `is required; ${restart}`);
   const pending = await states.takeState(deps.db, FLOW, query.state);
@@ -109,5 +126,10 @@ export async function tenantOfSetup(
       'is required: turn on "Request user authorization (OAuth) during installation" in the App’s settings',
     );
   }
-  return pending.tenant_id;
+  return {
+    tenantId: pending.tenant_id,
+    actor: { kind: 'system', id: null },
+    ip: origin.ip,
+    userAgent: origin.userAgent ?? null,
+  };
 }

@@ -1,5 +1,6 @@
 import type { HostAppStatusDto, InstallationDto, RepositoryDto } from './schema.js';
-import type { HostAppStatus, InstallationRow, RepositoryView } from './service.js';
+import type { InstallationRow } from './service.js';
+import type { HostAppStatus, RepositoryView } from './views.js';
 import { repositoriesOf } from './store.js';
 
 export function presentStatus(status: HostAppStatus): HostAppStatusDto {

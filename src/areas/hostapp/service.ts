@@ -1,5 +1,6 @@
-import type { Actor, AdminLevel, Ctx, Deps } from '../../context.js';
-import { ADMIN_LEVELS, nowIso } from '../../context.js';
+import type { Ctx, Deps } from '../../context.js';
+import { nowIso } from '../../context.js';
+import type { HostAppStatus, RepositoryView } from './views.js';
 import { AppError, conflict, featureNotAvailable, notFound } from '../../errors.js';
 import type { GitCredentials } from '../../infra/git/index.js';
 import type { CredentialSource } from '../sync/credentials.js';
@@ -12,8 +13,9 @@ import * as store from './store.js';
 import { applyInstallationEvent } from './installation-events.js';
 import { importRepositories } from './repository-import.js';
 import { canonicalHostId, claimInstallation } from './claim.js';
-import { createClaimLink, proveManages, tenantOfSetup } from './claim-proof.js';
-import type { SetupQuery } from './claim-proof.js';
+import { createClaimLink, proveManages, setupContext } from './claim-proof.js';
+import type { SetupOrigin, SetupQuery } from './claim-proof.js';
+import { adminActorOf } from './task-actor.js';
 import { installationCredentials } from './installation-credentials.js';
 import type { TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
@@ -25,19 +27,7 @@ import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 
 export type { InstallationRow } from './store.js';
 
-export interface HostAppStatus {
-  configured: boolean;
-  appId: string | null;
-  appSlug: string | null;
-  installUrl: string | null;
-}
-
-export interface RepositoryView {
-  repo: GitHubRepository;
-  /** The package of this tenant using the repository, or null. */
-  package: string | null;
-}
-
+export type { HostAppStatus, RepositoryView } from './views.js';
 export type { SyncResult } from './repository-import.js';
 
 /** The task importing an installation's repositories. */
@@ -160,14 +150,7 @@ export class HostAppService implements CredentialSource {
 
   /** The install link that claims for this registry with proof (Setup URL flow). */
   async claimLink(ctx: Ctx) {
-    const app = this.deps.config.githubApp;
-    const installUrl = this.installUrl();
-    if (!app.clientId || !app.clientSecret) {
-      throw featureNotAvailable(
-        'Claim links need the App’s OAuth client: set GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET',
-      );
-    }
-    return createClaimLink(this.deps, ctx, installUrl);
+    return createClaimLink(this.deps, ctx, this.installUrl());
   }
 
   /**
@@ -175,17 +158,8 @@ export class HostAppService implements CredentialSource {
    * a claim link: the state names the registry, the code proves the user manages the
    * installation, and the installation is claimed for that registry.
    */
-  async completeSetup(
-    query: SetupQuery,
-    origin: { browserBinding: string | null; ip?: string; userAgent?: string | null },
-  ): Promise<InstallationRow> {
-    const tenantId = await tenantOfSetup(this.deps, query, origin.browserBinding);
-    const ctx: Ctx = {
-      tenantId,
-      actor: { kind: 'system', id: null },
-      ip: origin.ip,
-      userAgent: origin.userAgent ?? null,
-    };
+  async completeSetup(query: SetupQuery, origin: SetupOrigin): Promise<InstallationRow> {
+    const ctx = await setupContext(this.deps, query, origin);
     return (await this.claim(ctx, query.installation_id!, query.code)).row;
   }
 
@@ -322,18 +296,4 @@ export class HostAppService implements CredentialSource {
     }
     return out;
   }
-}
-
-/** The admin actor stored in a task payload, or the system when there is none (or it is bad). */
-function adminActorOf(value: unknown): Actor {
-  const actor = value as { kind?: unknown; id?: unknown; level?: unknown } | null;
-  if (actor?.kind === 'root') return { kind: 'root', id: null, level: 'owner' };
-  if (
-    actor?.kind === 'cma' &&
-    typeof actor.id === 'string' &&
-    (ADMIN_LEVELS as readonly unknown[]).includes(actor.level)
-  ) {
-    return { kind: 'cma', id: actor.id, level: actor.level as AdminLevel };
-  }
-  return { kind: 'system', id: null };
 }

@@ -6,7 +6,6 @@ import { nowIso } from '../../context.js';
 import { conflict, forbidden, invalid, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
-import { normalizeVersion } from '../../composer/semver/index.js';
 import { rebuildPackageMetadata } from '../../composer/metadata.js';
 import { customerPackageAccess } from '../../composer/visibility.js';
 import { recountStorage } from '../usage/storage-counter.js';
@@ -15,6 +14,7 @@ import type { TaskRow } from '../tasks/store.js';
 import { SYNC_TASK } from '../tasks/schema.js';
 import type { SyncService } from '../sync/service.js';
 import { assertSyncableAlone } from './sync-rule.js';
+import { checkMonorepoPaths, normalizedOrInvalid } from './input.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
@@ -26,15 +26,6 @@ import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-
 /** Turns `vendor` and `name` path parts into a package name, or a 404 for malformed names. */
 export function packageName(vendor: string, name: string): string {
   return `${vendor}/${name}`.toLowerCase();
-}
-
-/** The normalized form of a version given in a path or payload. */
-export function normalizedOrInvalid(version: string, field = 'version'): string {
-  try {
-    return normalizeVersion(version);
-  } catch (err) {
-    throw invalid(field, (err as Error).message);
-  }
 }
 
 export class PackageService {
@@ -293,25 +284,4 @@ export class PackageService {
     if (!archive) throw notFound(`Archive of ${found.pkg.name} ${found.version.version}`);
     return { ...found, archive };
   }
-}
-
-/** Validates monorepo folder globs: relative, no `..`, no duplicates; returns them normalized. */
-export function checkMonorepoPaths(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const raw of paths) {
-    const glob = raw
-      .trim()
-      .replace(/^(\.\/)+/, '')
-      .replace(/\/+$/, '');
-    if (glob === '' || glob === '.')
-      throw invalid('monorepo.paths', 'must name folders below the root');
-    if (glob.startsWith('/') || glob.includes('\\') || /[\0\n\r]/.test(glob)) {
-      throw invalid('monorepo.paths', `"${raw}" must be a relative folder glob`);
-    }
-    if (glob.split('/').some((part) => part === '..' || part === '')) {
-      throw invalid('monorepo.paths', `"${raw}" must not contain ".." or empty segments`);
-    }
-    if (!out.includes(glob)) out.push(glob);
-  }
-  return out;
 }

@@ -2,9 +2,9 @@ import type { Deps } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
-import { TenantLimitsCache, archiveLimitsOf } from './limits.js';
+import { TenantLimitsCache } from './limits.js';
 import { raiseUsageNotifications } from './notifications.js';
-import { storedStorageUsed } from './storage-counter.js';
+import { assertStorageLeft, storageUsed } from './storage-limit.js';
 
 export interface UsageFigures {
   bandwidthUsed: number;
@@ -34,45 +34,7 @@ const month = (d = new Date()) => d.toISOString().slice(0, 7);
 const emptyBatch = (): Batch => ({ downloads: new Map(), bandwidth: new Map() });
 const isEmpty = (b: Batch) => b.downloads.size === 0 && b.bandwidth.size === 0;
 
-/** New archives would pass the storage limit; the message is what a failed sync records. */
-export class StorageLimitError extends AppError {
-  constructor(
-    readonly used: number,
-    readonly limit: number,
-    readonly extraBytes: number,
-  ) {
-    super(
-      'CONFLICT',
-      extraBytes > 0 && used < limit
-        ? `Storage limit reached: ${used} of ${limit} bytes used, ${extraBytes} more bytes would not fit`
-        : `Storage limit reached: ${used} of ${limit} bytes used`,
-    );
-  }
-}
-
-/** Bytes of the tenant's stored archives, each distinct archive counted once (the counter). */
-export async function storageUsed(deps: Pick<Deps, 'db'>, tenantId: string): Promise<number> {
-  return storedStorageUsed(deps.db, tenantId);
-}
-
-/**
- * Call before writing new archives (sync, artifact upload): throws StorageLimitError when a
- * non-zero storage limit (the Cloud plan's, else STORAGE_LIMIT_BYTES) is already reached, or
- * would be passed by `extraBytes` more. Downloads never call this: past the storage limit
- * archives stay downloadable.
- */
-export async function assertStorageLeft(
-  deps: Pick<Deps, 'db' | 'config'>,
-  tenantId: string,
-  extraBytes = 0,
-): Promise<void> {
-  const limit = (await archiveLimitsOf(deps, deps.db, tenantId)).storage;
-  if (limit <= 0) return;
-  const used = await storageUsed(deps, tenantId);
-  if (used >= limit || used + extraBytes > limit) {
-    throw new StorageLimitError(used, limit, extraBytes);
-  }
-}
+export { StorageLimitError, assertStorageLeft, storageUsed } from './storage-limit.js';
 
 /** Rows per multi-row upsert statement (SQLite limits bound parameters per statement). */
 const CHUNK = 500;

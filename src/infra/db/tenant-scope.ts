@@ -13,51 +13,9 @@ import type { Database } from './schema.js';
 // Not imported from connection.ts, which guards its handle with this module.
 type Db = Kysely<Database>;
 
-/**
- * Every table whose rows belong to one tenant (they carry `tenant_id`). A test checks this list
- * against the migrated schema of both databases, so a new tenant table cannot be forgotten.
- */
-export const TENANT_TABLES: ReadonlySet<string> = new Set([
-  'advisories',
-  'advisory_fingerprints',
-  'advisory_sources',
-  'audit_log',
-  'cache_generations',
-  'collection_grants',
-  'collection_packages',
-  'collections',
-  'customer_tokens',
-  'customers',
-  'downloads',
-  'frozen_versions',
-  'grants',
-  'hostapp_installations',
-  'monorepo_children',
-  'monorepos',
-  'oauth_connections',
-  'oauth_states',
-  'package_metadata',
-  'package_stamps',
-  'packages',
-  'proxy_alerts',
-  'proxy_counters',
-  'proxy_documents',
-  'proxy_downloads',
-  'proxy_freezes',
-  'proxy_health',
-  'proxy_versions',
-  'public_grants',
-  'settings',
-  'tasks',
-  'team_tokens',
-  'usage_counters',
-  'usage_notifications',
-  'versions',
-  'vulnerability_matches',
-  'webhook_deliveries',
-  'webhook_delivery_packages',
-  'webhook_receipts',
-]);
+import { TENANT_TABLES } from './tenant-tables.js';
+
+export { TENANT_TABLES };
 
 /** A query through a tenant-bound handle that could reach another tenant's rows: a bug, never input. */
 export class UnscopedQueryError extends Error {
