@@ -51,6 +51,7 @@ describe('file size', () => {
     };
     walk('src');
     walk('web/src');
+    walk('bench');
     expect(long).toEqual([]);
   });
 });
