@@ -10,6 +10,7 @@ import { CustomerPage } from './pages/Customer';
 import { CollectionsPage } from './pages/Collections';
 import { TeamPage } from './pages/Team';
 import { VulnerabilitiesPage } from './pages/Vulnerabilities';
+import { VulnerabilityPage } from './pages/Vulnerability';
 import { AuditPage } from './pages/Audit';
 import { TasksPage } from './pages/Tasks';
 
@@ -33,6 +34,7 @@ export const router = createBrowserRouter(
         { path: 'team', element: <TeamPage /> },
         { path: 'statistics', element: later(<StatisticsPage />) },
         { path: 'vulnerabilities', element: <VulnerabilitiesPage /> },
+        { path: 'vulnerabilities/:id', element: <VulnerabilityPage /> },
         { path: 'audit', element: <AuditPage /> },
         { path: 'tasks', element: <TasksPage /> },
         { path: '*', element: <Navigate to="/packages" replace /> },

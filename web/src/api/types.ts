@@ -35,3 +35,6 @@ export type License = Ok<'/api/v1/license', 'get'>;
 export type SessionInfo = Ok<'/api/v1/session', 'get'>;
 export type VersionPreview = Ok<'/api/v1/packages/{vendor}/{name}/versions', 'get'>;
 export type Pagination = Ok<'/api/v1/packages', 'get'>['pagination'];
+export type Vulnerability = Item<Ok<'/api/v1/vulnerabilities', 'get'>>;
+export type VulnerabilityDetail = Ok<'/api/v1/vulnerabilities/{id}', 'get'>;
+export type Severity = NonNullable<Vulnerability['severity']>;
