@@ -49,6 +49,7 @@ export async function benchAdvisories(): Promise<{ importMs: number; matchMs: nu
     const count = await deps.db
       .selectFrom('advisories')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', 'default')
       .executeTakeFirst();
     item(
       'full import (parse, merge, store, match)',
@@ -83,7 +84,12 @@ export async function benchAdvisories(): Promise<{ importMs: number; matchMs: nu
     item('unchanged fingerprint re-import', `${((performance.now() - t0) / 1000).toFixed(3)} s`);
 
     const names = (
-      await deps.db.selectFrom('advisories').select('package_name').distinct().execute()
+      await deps.db
+        .selectFrom('advisories')
+        .select('package_name')
+        .distinct()
+        .where('tenant_id', '=', 'default')
+        .execute()
     ).map((r) => r.package_name);
     const rows = [];
     for (let i = 0; i < HELD_VERSIONS; i += 1) {

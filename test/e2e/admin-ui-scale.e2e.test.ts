@@ -106,7 +106,7 @@ describe('the admin UI on the community edition with 10,000 packages', () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('alert').filter({ hasText: 'Not available in this edition' }).waitFor();
     await page.getByRole('link', { name: 'Vulnerabilities' }).click();
-    await page.getByText('not available on this server yet').waitFor();
+    await page.getByRole('heading', { name: 'Not available in this edition' }).waitFor();
     expect(tab.problems.pageErrors).toEqual([]);
     expect(tab.problems.failedRequests).toEqual([]);
     const unexpected = tab.problems.errorResponses.filter(
