@@ -2,6 +2,7 @@ import type { Deps } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
 import { newId } from '../../infra/crypto.js';
 import { forTenant } from '../../infra/db/tenant-scope.js';
+import type { PlanLimits } from '../../config-cloud.js';
 import { planLimitsOf } from './limits.js';
 import { storedStorageUsed } from './storage-counter.js';
 
@@ -71,9 +72,11 @@ export async function raiseUsageNotifications(
   deps: Pick<Deps, 'db' | 'config' | 'log'>,
   tenantId: string,
   metrics: readonly UsageMetric[],
+  /** The tenant's plan when the caller knows it already (read from the database otherwise). */
+  knownPlan?: PlanLimits | null,
 ): Promise<void> {
   try {
-    const plan = await planLimitsOf(deps, deps.db, tenantId);
+    const plan = knownPlan === undefined ? await planLimitsOf(deps, deps.db, tenantId) : knownPlan;
     if (!plan) return;
     const period = currentPeriod();
     const createdAt = new Date().toISOString();

@@ -205,7 +205,17 @@ export class UsageService {
       // Not awaited: a download waits for its count, not for the plan's notifications.
       const tenants = new Set([...batch.bandwidth.values()].map((b) => b.tenant_id));
       for (const tenantId of tenants) {
-        const check = raiseUsageNotifications(this.deps, tenantId, ['bandwidth_bytes']);
+        // The plan as this node knows it (1 s), and nothing more to read for an unlimited one.
+        const check = this.limits
+          .plan(tenantId)
+          .then((plan) =>
+            plan?.bandwidth_bytes
+              ? raiseUsageNotifications(this.deps, tenantId, ['bandwidth_bytes'], plan)
+              : undefined,
+          )
+          .catch((err: unknown) => {
+            this.deps.log.error({ err, tenant: tenantId }, 'usage notifications check failed');
+          });
         this.checks.add(check);
         void check.finally(() => this.checks.delete(check));
       }
