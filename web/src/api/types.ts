@@ -37,4 +37,5 @@ export type VersionPreview = Ok<'/api/v1/packages/{vendor}/{name}/versions', 'ge
 export type Pagination = Ok<'/api/v1/packages', 'get'>['pagination'];
 export type Vulnerability = Item<Ok<'/api/v1/vulnerabilities', 'get'>>;
 export type VulnerabilityDetail = Ok<'/api/v1/vulnerabilities/{id}', 'get'>;
-export type Severity = NonNullable<Vulnerability['severity']>;
+export type Advisory = Item<Ok<'/api/v1/advisories', 'get'>>;
+export type Severity = NonNullable<Advisory['severity']>;

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ErrorNote, Field, Pager } from './ui';
+import { ErrorNote, Field, Pager, SeverityBadge } from './ui';
 import { ApiError } from '../lib/errors';
 
 describe('shared components', () => {
@@ -44,5 +44,20 @@ describe('shared components', () => {
       />,
     );
     expect(last).toMatch(/<button type="button" disabled="">Next page/);
+  });
+
+  it('joins a field error to the description, and says a severity in words', () => {
+    const html = renderToStaticMarkup(
+      <Field label="CVE" hint="optional" error="must match pattern">
+        {(id, describedBy) => <input id={id} aria-describedby={describedBy} />}
+      </Field>,
+    );
+    const id = /<label for="([^"]+)">CVE<\/label>/.exec(html)?.[1];
+    expect(html).toContain(`aria-describedby="${id}-hint ${id}-error"`);
+    expect(html).toContain(`<small id="${id}-error" class="error">must match pattern</small>`);
+    expect(renderToStaticMarkup(<SeverityBadge severity="critical" />)).toBe(
+      '<span class="badge severity-critical">critical</span>',
+    );
+    expect(renderToStaticMarkup(<SeverityBadge severity={null} />)).toContain('no severity');
   });
 });

@@ -21,25 +21,37 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** A labelled field; the label text is the field's accessible name. */
+/**
+ * A labelled field; the label text is the field's accessible name. An `error` (the API's word on
+ * this field) is shown under it and joins its description.
+ */
 export function Field({
   label,
   hint,
+  error,
   children,
 }: {
   label: string;
   hint?: string;
+  error?: string;
   children: (id: string, describedBy?: string) => ReactNode;
 }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children(id, hintId)}
+      {children(id, describedBy)}
       {hint && (
         <small id={hintId} className="muted">
           {hint}
+        </small>
+      )}
+      {error && (
+        <small id={errorId} className="error">
+          {error}
         </small>
       )}
     </div>
@@ -87,6 +99,12 @@ export function TableWrap({ caption, children }: { caption: string; children: Re
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status.toLowerCase()}`}>{status}</span>;
+}
+
+/** An advisory's severity as a coloured badge that also says it in words. */
+export function SeverityBadge({ severity }: { severity: string | null }) {
+  const level = severity ?? 'unknown';
+  return <span className={`badge severity-${level}`}>{severity ?? 'no severity'}</span>;
 }
 
 /** A read-only code block with a copy button. */

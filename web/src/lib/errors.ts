@@ -74,3 +74,15 @@ export function describeError(err: unknown): string {
 export function isUnavailable(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 404 || err.status === 403);
 }
+
+/** Whether the edition lacks the feature (403 FEATURE_NOT_AVAILABLE). */
+export function isFeatureMissing(err: unknown): boolean {
+  return err instanceof ApiError && err.code === 'FEATURE_NOT_AVAILABLE';
+}
+
+/** What a VALIDATION_ERROR says about one field of the form, if anything. */
+export function fieldError(err: unknown, field: string): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const found = err.details.filter((d) => d.field === field);
+  return found.length > 0 ? found.map((d) => d.message ?? 'is not valid').join('; ') : undefined;
+}

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeError, isUnavailable } from './errors';
+import { ApiError, describeError, fieldError, isFeatureMissing, isUnavailable } from './errors';
 import { authJsonSnippet, composerJsonSnippet, splitList } from './snippets';
 import { fillDays, formatTime, isSyncing, lastDays, syncLabel } from './format';
 import { graphqlWsUrl, syncPollInterval } from './live-sync';
 import { previewTarget } from '../pages/ConstraintPreview';
 import { auditQuery } from '../pages/Audit';
 import { taskSubject } from '../pages/Tasks';
+import { advisoryBody } from '../pages/VendorAdvisories';
 
 describe('API errors in words', () => {
   it('reads the contract error body, field details included', () => {
@@ -44,6 +45,22 @@ describe('API errors in words', () => {
     expect(isUnavailable(ApiError.from(403, { code: 'FEATURE_NOT_AVAILABLE' }))).toBe(true);
     expect(isUnavailable(ApiError.from(500, {}))).toBe(false);
     expect(isUnavailable(new Error('x'))).toBe(false);
+  });
+
+  it('tells a missing edition feature apart, and reads what an error says about one field', () => {
+    expect(isFeatureMissing(ApiError.from(403, { code: 'FEATURE_NOT_AVAILABLE' }))).toBe(true);
+    expect(isFeatureMissing(ApiError.from(403, { code: 'FORBIDDEN' }))).toBe(false);
+    const err = ApiError.from(400, {
+      code: 'VALIDATION_ERROR',
+      message: 'cve: must match pattern',
+      details: [
+        { field: 'cve', message: 'must match pattern "^CVE-[0-9]{4}-[0-9]{4,}$"' },
+        { field: 'link', message: 'must match pattern "^https?://"' },
+      ],
+    });
+    expect(fieldError(err, 'cve')).toBe('must match pattern "^CVE-[0-9]{4}-[0-9]{4,}$"');
+    expect(fieldError(err, 'title')).toBeUndefined();
+    expect(fieldError(new Error('x'), 'cve')).toBeUndefined();
   });
 });
 
@@ -143,6 +160,28 @@ describe('page logic', () => {
       actor: 'root',
       from: '2026-11-01T00:00:00Z',
       to: '2026-11-02T23:59:59Z',
+    });
+  });
+
+  it('sends an advisory with text trimmed and blank optional fields left out', () => {
+    expect(
+      advisoryBody({
+        package: ' Acme/Lib ',
+        title: ' Leak ',
+        severity: '',
+        affected_versions: ' <1.2 ',
+        cve: ' ',
+        link: '',
+        description: 'Upgrade.',
+      }),
+    ).toEqual({
+      package: 'acme/lib',
+      title: 'Leak',
+      affected_versions: '<1.2',
+      severity: undefined,
+      cve: undefined,
+      link: undefined,
+      description: 'Upgrade.',
     });
   });
 

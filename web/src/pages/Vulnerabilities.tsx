@@ -1,45 +1,53 @@
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import type { FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
 import { api, call } from '../api/client';
-import type { Severity, Vulnerability } from '../api/types';
+import type { Severity } from '../api/types';
 import {
   ErrorNote,
   Field,
   Loading,
   PageTitle,
   Pager,
-  StatusBadge,
+  SeverityBadge,
   TableWrap,
 } from '../components/ui';
-import { isUnavailable } from '../lib/errors';
-import { formatTime } from '../lib/format';
+import { isFeatureMissing } from '../lib/errors';
 import { canWrite, hasFeature, useSession } from '../lib/session';
-import { useDebounced } from '../lib/use-debounced';
-import { PublishAdvisoryForm, SEVERITIES } from './VulnerabilityForm';
+import { CveLink, SEVERITIES } from './AdvisoryParts';
+import { ScanNow } from './ScanNow';
+import { VendorAdvisories } from './VendorAdvisories';
 
-export function SeverityBadge({ severity }: { severity: Vulnerability['severity'] }) {
-  return <StatusBadge status={severity ?? 'unrated'} />;
+/** The edition lacks the feature (Community): say so instead of failing. */
+function NotInEdition() {
+  return (
+    <div className="empty card">
+      <h2>Not available in this edition</h2>
+      <p>
+        Security advisories and vulnerabilities come with Packyard Pro and above, so they are not
+        available on this server yet. With them, the versions of your packages that an advisory
+        affects, and the customers who downloaded them, appear here.
+      </p>
+    </div>
+  );
 }
 
-/** Known advisories that affect versions this registry holds, and who downloaded them. */
-export function VulnerabilitiesPage() {
-  const session = useSession();
-  const [pkg, setPkg] = useState('');
-  const [severity, setSeverity] = useState<Severity | ''>('');
-  const [page, setPage] = useState(1);
-  const packageFilter = useDebounced(pkg.trim().toLowerCase(), 300);
-  const available = hasFeature(session, 'vulnerabilities');
+function VulnerabilityList() {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const pkg = params.get('package') ?? '';
+  const severity = (params.get('severity') ?? '') as Severity | '';
+  const [draft, setDraft] = useState(pkg);
   const list = useQuery({
-    queryKey: ['vulnerabilities', packageFilter, severity, page],
-    enabled: available,
+    queryKey: ['vulnerabilities', pkg, severity, page],
     placeholderData: keepPreviousData,
     queryFn: () =>
       call(
         api.GET('/api/v1/vulnerabilities', {
           params: {
             query: {
-              package: packageFilter || undefined,
+              package: pkg || undefined,
               severity: severity || undefined,
               page,
               per_page: 25,
@@ -48,63 +56,45 @@ export function VulnerabilitiesPage() {
         }),
       ),
   });
-  const scan = useMutation({ mutationFn: () => call(api.POST('/api/v1/vulnerabilities/scan')) });
-  const writable = canWrite(session);
+  const update = (values: Record<string, string>) =>
+    setParams((prev) => {
+      for (const [key, value] of Object.entries(values)) {
+        if (value) prev.set(key, value);
+        else prev.delete(key);
+      }
+      if (!('page' in values)) prev.delete('page');
+      return prev;
+    });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    update({ package: draft.trim().toLowerCase() });
+  };
+  const filtered = Boolean(pkg || severity);
 
-  if (!available || isUnavailable(list.error)) {
-    return (
-      <>
-        <PageTitle>Vulnerabilities</PageTitle>
-        <div className="empty card">
-          <h2>Not available in this edition</h2>
-          <p>
-            Security advisories and vulnerability scanning come with the Pro, Enterprise and Cloud
-            editions.
-          </p>
-        </div>
-      </>
-    );
-  }
+  if (isFeatureMissing(list.error)) return <NotInEdition />;
   return (
-    <>
-      <PageTitle>Vulnerabilities</PageTitle>
-      {writable && (
-        <div className="actions">
-          <button type="button" onClick={() => scan.mutate()} disabled={scan.isPending}>
-            Scan now
-          </button>
-          {scan.isSuccess && (
-            <span role="status" className="muted">
-              Scan queued: follow it under <Link to="/tasks">Tasks</Link>.
-            </span>
-          )}
-        </div>
-      )}
-      <ErrorNote error={scan.error} />
-      <div className="row">
-        <Field label="Package">
-          {(id) => (
+    <section aria-labelledby="vulnerability-list-title">
+      <h2 id="vulnerability-list-title">Affected versions in this registry</h2>
+      <form
+        className="inline-form"
+        role="search"
+        aria-label="Filter vulnerabilities"
+        onSubmit={submit}
+      >
+        <Field label="Filter by package" hint="vendor/name">
+          {(id, hint) => (
             <input
               id={id}
-              value={pkg}
-              placeholder="vendor/package"
-              onChange={(e) => {
-                setPkg(e.target.value);
-                setPage(1);
-              }}
+              aria-describedby={hint}
+              type="search"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
             />
           )}
         </Field>
-        <Field label="Severity">
+        <Field label="Filter by severity">
           {(id) => (
-            <select
-              id={id}
-              value={severity}
-              onChange={(e) => {
-                setSeverity(e.target.value as Severity | '');
-                setPage(1);
-              }}
-            >
+            <select id={id} value={severity} onChange={(e) => update({ severity: e.target.value })}>
               <option value="">Any severity</option>
               {SEVERITIES.map((s) => (
                 <option key={s}>{s}</option>
@@ -112,65 +102,94 @@ export function VulnerabilitiesPage() {
             </select>
           )}
         </Field>
-      </div>
+        <button type="submit">Apply filters</button>
+        {filtered && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setDraft('');
+              update({ package: '', severity: '' });
+            }}
+          >
+            Clear filters
+          </button>
+        )}
+      </form>
       <ErrorNote error={list.error} />
       {list.isPending ? (
         <Loading what="vulnerabilities" />
-      ) : list.data?.data.length === 0 ? (
-        <div className="empty card">
-          <h2>No vulnerabilities to show</h2>
-          <p>
-            {packageFilter || severity
-              ? 'No known advisory matches these filters.'
-              : 'No known advisory affects your packages.'}
-          </p>
-        </div>
       ) : (
-        <VulnerabilityTable rows={list.data?.data ?? []} />
+        list.data && (
+          <TableWrap caption="Vulnerabilities">
+            <thead>
+              <tr>
+                <th scope="col">Package</th>
+                <th scope="col">Advisory</th>
+                <th scope="col">Severity</th>
+                <th scope="col">CVE</th>
+                <th scope="col">Affected versions</th>
+                <th scope="col">Held versions affected</th>
+                <th scope="col">Customers affected</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((v) => (
+                <tr key={v.id}>
+                  <td>{v.package}</td>
+                  <td>
+                    <Link to={`/vulnerabilities/${encodeURIComponent(v.id)}`}>{v.title}</Link>
+                    <div className="muted small">{v.advisory_id}</div>
+                  </td>
+                  <td>
+                    <SeverityBadge severity={v.severity} />
+                  </td>
+                  <td>
+                    <CveLink v={v} />
+                  </td>
+                  <td>
+                    <code>{v.affected_versions}</code>
+                  </td>
+                  <td>{v.affected_registry_versions.join(', ')}</td>
+                  <td>{v.affected_customer_count}</td>
+                </tr>
+              ))}
+              {list.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={7}>
+                    {filtered
+                      ? 'No vulnerability matches these filters.'
+                      : 'No known advisory affects your packages.'}
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </TableWrap>
+        )
       )}
-      <Pager pagination={list.data?.pagination} onPage={setPage} label="Vulnerabilities" />
-      {writable && <PublishAdvisoryForm />}
-    </>
+      <Pager
+        pagination={list.data?.pagination}
+        onPage={(p) => update({ page: String(p) })}
+        label="Vulnerabilities"
+      />
+    </section>
   );
 }
 
-function VulnerabilityTable({ rows }: { rows: Vulnerability[] }) {
+/**
+ * Vulnerabilities (decisions.md 11): advisories that affect versions this registry holds, with the
+ * customers who downloaded them; a scan on demand; the vendor's own advisories. Pro and above.
+ */
+export function VulnerabilitiesPage() {
+  const session = useSession();
+  const available = hasFeature(session, 'vulnerabilities');
   return (
-    <TableWrap caption="Vulnerabilities">
-      <thead>
-        <tr>
-          <th scope="col">Advisory</th>
-          <th scope="col">Package</th>
-          <th scope="col">Severity</th>
-          <th scope="col">Affected</th>
-          <th scope="col">Versions held</th>
-          <th scope="col">Customers</th>
-          <th scope="col">Reported</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((v) => (
-          <tr key={v.id}>
-            <td>
-              <Link to={`/vulnerabilities/${v.id}`}>{v.title}</Link>
-              <br />
-              <small className="muted">{v.cve ?? v.advisory_id}</small>
-            </td>
-            <td>
-              <code>{v.package}</code>
-            </td>
-            <td>
-              <SeverityBadge severity={v.severity} />
-            </td>
-            <td>
-              <code>{v.affected_versions}</code>
-            </td>
-            <td>{v.affected_registry_versions.join(', ')}</td>
-            <td>{v.affected_customer_count}</td>
-            <td>{formatTime(v.reported_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </TableWrap>
+    <>
+      <PageTitle>Vulnerabilities</PageTitle>
+      {!available && <NotInEdition />}
+      {available && canWrite(session) && <ScanNow />}
+      {available && <VulnerabilityList />}
+      {available && hasFeature(session, 'security_advisories') && <VendorAdvisories />}
+    </>
   );
 }
