@@ -55,6 +55,19 @@ async function nav(page: Page, link: string) {
   await page.getByRole('heading', { level: 1, name: link }).waitFor();
 }
 
+/** Waits until no "Loading …" status is left (a page may load several lists at once). */
+async function loaded(page: Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate<boolean>(
+          `[...document.querySelectorAll('[role="status"]')].some((e) => /^Loading/.test(e.textContent ?? ''))`,
+        ),
+      { timeout: 20_000, interval: 50 },
+    )
+    .toBe(false);
+}
+
 function assertClean(p: TrackedPage) {
   expect(p.problems.pageErrors, 'page errors').toEqual([]);
   expect(p.problems.failedRequests, 'failed requests').toEqual([]);
@@ -316,10 +329,7 @@ describe('the admin UI in a real browser', () => {
       'Tasks',
     ]) {
       await nav(page, view);
-      await page
-        .getByRole('status')
-        .filter({ hasText: /^Loading/ })
-        .waitFor({ state: 'detached' });
+      await loaded(page);
       expect(await overflowsSideways(page), view).toBe(false);
       await screenshot(page, `desktop-${view.toLowerCase().replace(' ', '-')}`);
     }
@@ -357,10 +367,7 @@ describe('the admin UI in a real browser', () => {
       'Tasks',
     ]) {
       await nav(p, view);
-      await p
-        .getByRole('status')
-        .filter({ hasText: /^Loading/ })
-        .waitFor({ state: 'detached' });
+      await loaded(p);
       expect(await overflowsSideways(p), view).toBe(false);
       await screenshot(p, `phone-${view.toLowerCase().replace(' ', '-')}`);
     }
