@@ -6,7 +6,10 @@ import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
 import { buildApp } from '../src/app.js';
 
-/** Where the admin UI's generated API types live (committed; `npm run api:types` rewrites). */
+/**
+ * Where the admin UI's generated API types are written (not committed: `npm run api:types`, which
+ * `npm run typecheck` runs first, writes them; the UI's build only erases type imports).
+ */
 export const API_TYPES_FILE = path.resolve(import.meta.dirname, '../web/src/api/openapi.d.ts');
 
 /** The OpenAPI document GET /api/openapi.json serves, from an app on a throwaway data dir. */
