@@ -1,10 +1,9 @@
 import type { Deps } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
-import { forTenant } from '../../infra/db/tenant-scope.js';
 import { requireUnit } from '../../unit-of-work.js';
 import { planLimitsOf } from '../usage/limits.js';
-import { raiseUsageNotifications } from '../usage/notifications.js';
+import { raiseUsageNotifications, usageValue } from '../usage/notifications.js';
 
 /**
  * Inside the unit of work that creates one more package or customer: 403 PLAN_LIMIT_REACHED when
@@ -25,15 +24,11 @@ export async function assertCountLeft(
   if (deps.dialect === 'postgres') {
     await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().execute();
   }
-  const { n } = await forTenant(trx, tenantId)
-    .selectFrom(what)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirstOrThrow();
-  if (Number(n) >= limit) {
+  const n = await usageValue(trx, tenantId, what);
+  if (n >= limit) {
     throw new AppError(
       'PLAN_LIMIT_REACHED',
-      `Your plan allows ${limit} ${what}; ${Number(n)} exist. Delete one or change plan`,
+      `Your plan allows ${limit} ${what}; ${n} exist. Delete one or change plan`,
     );
   }
 }

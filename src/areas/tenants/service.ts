@@ -1,7 +1,9 @@
 import type { Ctx, Deps } from '../../context.js';
 import {
   USAGE_METRICS,
+  currentPeriod,
   listUsageNotifications,
+  usageValue,
   raiseUsageNotifications,
 } from '../usage/notifications.js';
 import type { UsageService } from '../usage/service.js';
@@ -213,26 +215,15 @@ export class TenantService {
   async usageOf(id: string) {
     const row = await this.get(id);
     const plan = this.plans[row.plan];
-    const db = forTenant(this.deps.db, id);
-    const count = async (table: 'packages' | 'customers') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number | string>().as('n'))
-            .where('tenant_id', '=', id)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     const [figures, packages, customers] = await Promise.all([
       this.usage?.figures(id),
-      count('packages'),
-      count('customers'),
+      usageValue(this.deps.db, id, 'packages'),
+      usageValue(this.deps.db, id, 'customers'),
     ]);
     return {
       tenant_id: id,
       plan: row.plan,
-      period: new Date().toISOString().slice(0, 7),
+      period: currentPeriod(),
       usage: {
         bandwidth_bytes: figures?.bandwidthUsed ?? 0,
         storage_bytes: figures?.storageUsed ?? 0,
