@@ -43,6 +43,8 @@ export async function benchYardstick(
   source: YardstickSource,
   work: string,
   seconds: number,
+  /** Write the cluster's processes' V8 CPU profiles here. */
+  profileDir: string | null = null,
 ): Promise<Yardstick> {
   const token = Buffer.from(source.headers.authorization!.replace(/^Basic /, ''), 'base64')
     .toString('utf8')
@@ -83,6 +85,7 @@ export async function benchYardstick(
     dataDir: source.dataDir,
     adminToken: source.adminToken,
     webConcurrency: processes,
+    cpuProfDir: profileDir,
   });
   try {
     // Every process answers once before the measured run, so each has its cache warm.
