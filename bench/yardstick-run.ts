@@ -28,6 +28,14 @@ export interface Yardstick {
 }
 
 export const YARDSTICK_CONNECTIONS = 64;
+/** Rounds of nginx, Packyard and the floor in turn (BENCH_YARDSTICK_ROUNDS, default 3). */
+const YARDSTICK_ROUNDS = Number(process.env.BENCH_YARDSTICK_ROUNDS) || 3;
+
+/** The round with the median throughput. */
+function median(results: WrkResult[]): WrkResult {
+  const sorted = [...results].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
 
 export function wrkLine(r: WrkResult): string {
   const errors = r.errors ? `, ${fmt.int(r.errors)} errors` : '';
@@ -59,36 +67,21 @@ export async function benchYardstick(
       work,
     });
 
-  const nginxServer = await startNginx(work, source.bodies, token);
-  let nginx: WrkResult;
-  try {
-    await load(nginxServer.url);
-    nginx = await load(nginxServer.url);
-  } finally {
-    await nginxServer.stop();
-  }
-  item('nginx: static files, auth_basic {SHA}, sendfile, workers = cores', wrkLine(nginx));
-
-  const reference = await startReference('node', source.bodies, path.join(work, 'ys-bodies.json'));
-  let floor: WrkResult;
-  try {
-    await load(reference.url);
-    floor = await load(reference.url);
-  } finally {
-    await reference.stop();
-  }
-  item('floor: bare node:http, one process', wrkLine(floor));
-
   await source.server.stop();
-  const processes = os.availableParallelism();
+  const processes = Number(process.env.BENCH_WEB_CONCURRENCY) || os.availableParallelism();
+  const nginxServer = await startNginx(work, source.bodies, token);
+  const reference = await startReference('node', source.bodies, path.join(work, 'ys-bodies.json'));
   const cluster = await startPackyard({
     dataDir: source.dataDir,
     adminToken: source.adminToken,
     webConcurrency: processes,
     cpuProfDir: profileDir,
+  }).catch(async (err: unknown) => {
+    await Promise.all([nginxServer.stop(), reference.stop()]);
+    throw err;
   });
   try {
-    // Every process answers once before the measured run, so each has its cache warm.
+    // Every process answers once before the measured runs, so each has its cache warm.
     await measure({
       baseUrl: cluster.url,
       paths: source.paths,
@@ -96,16 +89,45 @@ export async function benchYardstick(
       connections: YARDSTICK_CONNECTIONS,
       seconds: Math.min(2, seconds),
     });
-    const packyard = await load(cluster.url);
+    for (const url of [nginxServer.url, reference.url]) await load(url);
+    // Side by side: nginx and Packyard take turns, in alternating order, and each figure is the
+    // median of its rounds, so the machine's drift over the run favours neither.
+    const rounds: { nginx: WrkResult[]; floor: WrkResult[]; packyard: WrkResult[] } = {
+      nginx: [],
+      floor: [],
+      packyard: [],
+    };
+    for (let round = 0; round < YARDSTICK_ROUNDS; round++) {
+      const order = [
+        ['nginx', nginxServer.url],
+        ['packyard', cluster.url],
+        ['floor', reference.url],
+      ] as const;
+      for (const [name, url] of round % 2 === 0 ? order : [...order].reverse()) {
+        rounds[name].push(await load(url));
+      }
+    }
+    const nginx = median(rounds.nginx);
+    const floor = median(rounds.floor);
+    const packyard = median(rounds.packyard);
     const rss = treeRss(cluster.pid);
+    item(
+      `nginx: static files, auth_basic {SHA}, sendfile, workers = cores`,
+      `${wrkLine(nginx)} (median of ${YARDSTICK_ROUNDS} rounds)`,
+    );
+    item('floor: bare node:http, one process', wrkLine(floor));
     item(`Packyard, WEB_CONCURRENCY=${processes}, customer's cached p2`, wrkLine(packyard));
     item(
       'Packyard memory (VmRSS)',
       `largest process ${fmt.mb(rss.largest)}, all ${processes} with the primary ${fmt.mb(rss.total)}`,
     );
     item('ratio Packyard / nginx (req/s)', fmt.ratio(packyard.rps / nginx.rps));
+    item(
+      'ratio per round',
+      rounds.packyard.map((p, i) => fmt.ratio(p.rps / rounds.nginx[i]!.rps)).join(', '),
+    );
     return { nginx, floor, packyard, processes, rss };
   } finally {
-    await cluster.stop();
+    await Promise.all([cluster.stop(), nginxServer.stop(), reference.stop()]);
   }
 }

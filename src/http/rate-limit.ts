@@ -44,7 +44,15 @@ export function rateLimitedError(max: number, retryAfterSeconds: number): AppErr
 
 /** What the p2 fast path does with a cache hit: answer it, it was answered 429, or leave it. */
 export type FastPathVerdict = 'pass' | 'limited' | 'defer';
-export type FastPathGate = (secretDigest: string, res: ServerResponse) => FastPathVerdict;
+/**
+ * Counts a p2 cache hit; on 'pass' it has appended its RateLimit headers to `headers` (a flat
+ * name, value list for `writeHead`), on 'limited' it has answered 429 itself.
+ */
+export type FastPathGate = (
+  secretDigest: string,
+  res: ServerResponse,
+  headers: (string | number)[],
+) => FastPathVerdict;
 
 export interface RateLimiting {
   /** Limits every route of the scope; call first, before the scope's other hooks and routes. */
@@ -118,20 +126,29 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
     // Redis counters are asynchronous: those requests take the normal route and its limit.
     fastPathGate = () => 'defer';
   } else if (composerMax > 0) {
-    fastPathGate = (secretDigest, res) => {
+    fastPathGate = (secretDigest, res, headers) => {
       const { current, ttl } = counters.composer.hit(tokenKey(secretDigest));
       const reset = Math.ceil(ttl / 1000);
-      res.setHeader('ratelimit-limit', composerMax);
-      res.setHeader('ratelimit-remaining', Math.max(0, composerMax - current));
-      res.setHeader('ratelimit-reset', reset);
+      headers.push(
+        'ratelimit-limit',
+        composerMax,
+        'ratelimit-remaining',
+        Math.max(0, composerMax - current),
+        'ratelimit-reset',
+        reset,
+      );
       if (current <= composerMax) return 'pass';
       const body = JSON.stringify(mapError(rateLimitedError(composerMax, reset)).body);
       res
-        .writeHead(429, {
-          'retry-after': String(reset),
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(body),
-        })
+        .writeHead(429, [
+          ...headers,
+          'retry-after',
+          String(reset),
+          'content-type',
+          'application/json; charset=utf-8',
+          'content-length',
+          Buffer.byteLength(body),
+        ])
         .end(body);
       return 'limited';
     };

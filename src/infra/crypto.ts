@@ -36,8 +36,15 @@ export function hasValidChecksum(secret: string, prefix: string): boolean {
 
 /** Tokens are stored and looked up only by this digest. */
 export function digest(secret: string): string {
-  return crypto.createHash('sha256').update(secret).digest('hex');
+  // The one-shot form (Node 20.12) costs less than half of createHash; every request digests.
+  return oneShotHash
+    ? oneShotHash('sha256', secret, 'hex')
+    : crypto.createHash('sha256').update(secret).digest('hex');
 }
+
+const oneShotHash = (
+  crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }
+).hash;
 
 export function constantTimeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);

@@ -3,14 +3,16 @@ import { digest } from '../../infra/crypto.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { customerSecret } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
-import { ResponseCache, isFresh } from './response-cache.js';
+import { isFresh } from './response-cache.js';
+import type { ResponseCache } from './response-cache.js';
 import type { FastPathGate } from '../../http/rate-limit.js';
 
-const P2_PATH = /^\/p2\/([a-z0-9_.-]+\/[a-z0-9_.-]+?)(~dev)?\.json$/;
-
-/** What a p2 answer is cached under, beside the tenant and the token's digest. */
-export function p2CacheKey(name: string, kind: MetadataKind): string {
-  return `p2\n${name}\n${kind}`;
+/**
+ * The canonical path of a p2 document, which its answer is cached under in an audience: a
+ * request for exactly this path (lowercase, no query) is answered here when cached.
+ */
+export function p2Path(name: string, kind: MetadataKind): string {
+  return kind === 'dev' ? `/p2/${name}~dev.json` : `/p2/${name}.json`;
 }
 
 /**
@@ -26,9 +28,8 @@ export function createP2FastPath(
   tenantOf?: (req: IncomingMessage) => string | null,
 ) {
   const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (req.method !== 'GET' || !req.url?.startsWith('/p2/')) return false;
-    const match = P2_PATH.exec(req.url);
-    if (!match?.[1]) return false;
+    const url = req.url;
+    if (req.method !== 'GET' || !url?.startsWith('/p2/')) return false;
     let secret: string;
     try {
       secret = customerSecret(req.headers.authorization);
@@ -38,31 +39,22 @@ export function createP2FastPath(
     const tenantId = tenantOf ? tenantOf(req) : DEFAULT_TENANT_ID;
     if (tenantId === null) return false;
     const secretDigest = digest(secret);
-    const key = ResponseCache.key(
-      tenantId,
-      secretDigest,
-      p2CacheKey(match[1], match[2] ? 'dev' : 'tags'),
-    );
-    const doc = cache.get(tenantId, key);
+    // Only canonical paths are ever cached, so any other spelling simply misses.
+    const doc = cache.hit(tenantId, secretDigest, url);
     if (!doc) return false;
     // Counted against the Composer rate limit like routed requests (src/http/rate-limit.ts).
-    const verdict = rateLimit ? rateLimit(secretDigest, res) : 'pass';
+    const headers: (string | number)[] = ['last-modified', doc.lastModified, 'etag', doc.etag];
+    const verdict = rateLimit ? rateLimit(secretDigest, res, headers) : 'pass';
     if (verdict === 'defer') return false;
     if (verdict === 'limited') {
       fastPath.hits++;
       return true;
     }
-    const headers = { 'last-modified': doc.lastModified, etag: doc.etag };
     if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
       res.writeHead(304, headers).end();
     } else {
-      res
-        .writeHead(200, {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': doc.body.length,
-        })
-        .end(doc.body);
+      headers.push('content-type', 'application/json', 'content-length', doc.body.length);
+      res.writeHead(200, headers).end(doc.body);
     }
     doc.onServe?.();
     fastPath.hits++;

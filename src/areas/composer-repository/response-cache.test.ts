@@ -103,3 +103,65 @@ describe('cached Composer answers never outlive what they depend on', () => {
     }
   });
 });
+
+describe('answers are cached by audience, not by token', () => {
+  const grant = async (id: string, name: string, constraint: string) =>
+    api('POST', `/api/v1/customers/${id}/packages`, { package: name, constraint });
+  const tokenOf = async (id: string, body: Record<string, unknown> = {}) => ({
+    authorization: basicAuth(
+      (await api('POST', `/api/v1/customers/${id}/tokens`, { name: 't', ...body })).plain_token,
+    ),
+  });
+  const plan = async (constraint: string) => {
+    const c = await createCustomer(t, `P${Math.random().toString(36).slice(2, 8)}`);
+    await grant(c.id, 'acme/shared', constraint);
+    return c.id;
+  };
+
+  it('shares one answer between the tokens and customers that see the same', async () => {
+    const pkg = new GitFixture('acme/shared');
+    pkg.release('1.0.0').release('2.0.0');
+    try {
+      await addSyncedPackage(t, 'acme/shared', pkg.url);
+      const url = '/p2/acme/shared.json';
+      const shown = async (auth: Record<string, string>) => {
+        const res = await t.app.inject({ url, headers: auth });
+        expect(res.statusCode, res.body).toBe(200);
+        return (res.json().packages['acme/shared'] as { version: string }[]).map((v) => v.version);
+      };
+      const first = await tokenOf(await plan('^1.0'));
+      expect(await shown(first)).toEqual(['1.0.0']);
+      const before = t.runtime.services.composer.responses.size();
+
+      // Ten more customers on the same plan, two tokens each: no new answer is held.
+      for (let i = 0; i < 10; i++) {
+        const id = await plan('^1.0');
+        for (const auth of [await tokenOf(id), await tokenOf(id)]) {
+          expect(await shown(auth)).toEqual(['1.0.0']);
+        }
+      }
+      const after = t.runtime.services.composer.responses.size();
+      expect(after.documents).toBe(before.documents);
+      expect(after.audiences).toBe(before.audiences);
+      expect(after.tokens).toBe(before.tokens + 20);
+
+      // Another constraint, package scopes that exclude the package, and a frozen customer each
+      // get what they may see, whatever the shared audience holds.
+      expect(await shown(await tokenOf(await plan('^2.0')))).toEqual(['2.0.0']);
+      const scoped = await tokenOf(await plan('^1.0'), { package_scopes: ['other/*'] });
+      expect((await t.app.inject({ url, headers: scoped })).statusCode).toBe(403);
+      const frozenId = await plan('*');
+      const frozen = await tokenOf(frozenId);
+      expect(await shown(frozen)).toEqual(['2.0.0', '1.0.0']);
+      pkg.release('3.0.0');
+      await api('POST', `/api/v1/customers/${frozenId}/freeze`);
+      await api('POST', '/api/v1/packages/acme/shared/sync');
+      await waitForSync(t, 'acme/shared');
+      expect(await shown(frozen)).toEqual(['2.0.0', '1.0.0']);
+      expect(await shown(await tokenOf(await plan('*')))).toEqual(['3.0.0', '2.0.0', '1.0.0']);
+      expect(await shown(first)).toEqual(['1.0.0']);
+    } finally {
+      pkg.remove();
+    }
+  });
+});

@@ -9,9 +9,9 @@ import type { MetadataKind } from '../../composer/metadata.js';
 import { digest } from '../../infra/crypto.js';
 import type { CustomerPrincipal } from '../auth/service.js';
 import type { PackageDocument } from './service.js';
-import { ResponseCache, isFresh, render } from './response-cache.js';
+import { isFresh, render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
-import { p2CacheKey } from './fast-path.js';
+import { p2Path } from './fast-path.js';
 
 const hidden = { hide: true };
 
@@ -35,30 +35,44 @@ export async function composerRoutes(app: App): Promise<void> {
   const principalOf = (req: FastifyRequest) =>
     composer.authenticate(req.tenantId, customerCredentials(req.headers.authorization));
 
-  /** Answers from the per-token cache, or computes, caches and answers. */
+  /** Answers from the audience's cache, or computes, caches and answers. */
   async function cached(
     req: FastifyRequest,
     reply: FastifyReply,
-    what: string,
+    /** The canonical request path: what the answer is cached under in its audience. */
+    path: string,
     compute: (principal: CustomerPrincipal) => Promise<PackageDocument>,
     /** The package of a p2 answer. */
     packageName?: string,
   ): Promise<FastifyReply> {
     const credentials = customerCredentials(req.headers.authorization);
-    const key = ResponseCache.key(req.tenantId, digest(credentials.secret), what);
+    const tokenDigest = digest(credentials.secret);
     // Requests that reach here missed the fast path (see fast-path.ts) or are not p2.
-    const hit = cache.get(req.tenantId, key);
+    let audience = cache.audienceOf(req.tenantId, tokenDigest);
+    const hit = audience && cache.get(audience, path);
     if (hit) {
       hit.onServe?.();
       return sendRendered(req, reply, hit);
     }
+    // Read before the database: a change committed meanwhile makes these entries stale at once.
     const generation = cache.generation(req.tenantId);
     const mark = packageName ? cache.packageMark(req.tenantId, packageName) : undefined;
     const principal = await composer.authenticate(req.tenantId, credentials);
+    if (!audience) {
+      const fingerprint = await composer.audienceOf(principal);
+      audience = cache.remember(req.tenantId, tokenDigest, fingerprint, generation, [
+        principal.expiresAt,
+        principal.customer.access_expires_at,
+      ]);
+      const shared = cache.get(audience, path);
+      if (shared) {
+        shared.onServe?.();
+        return sendRendered(req, reply, shared);
+      }
+    }
     const { body, lastModified, rendered, validUntil } = await compute(principal);
     const doc = rendered ?? render(body, lastModified);
-    const limits = [principal.expiresAt, principal.customer.access_expires_at, validUntil ?? null];
-    cache.set(generation, key, doc, limits, mark);
+    cache.set(audience, generation, path, doc, [validUntil ?? null], mark);
     return sendRendered(req, reply, doc);
   }
 
@@ -83,7 +97,9 @@ export async function composerRoutes(app: App): Promise<void> {
   };
 
   app.get('/packages.json', { schema: hidden }, async (req, reply) =>
-    cached(req, reply, 'root', (principal) => rootDocument(principal, originOf(req, baseUrl))),
+    cached(req, reply, '/packages.json', (principal) =>
+      rootDocument(principal, originOf(req, baseUrl)),
+    ),
   );
 
   app.get(
@@ -102,7 +118,7 @@ export async function composerRoutes(app: App): Promise<void> {
       return cached(
         req,
         reply,
-        p2CacheKey(name, kind),
+        p2Path(name, kind),
         (principal) => composer.packageDocument(principal, name, kind, originOf(req, baseUrl)),
         name,
       );

@@ -12,6 +12,7 @@ import { scopeAllows } from '../../composer/package-scopes.js';
 import { customerPackageAccess, frozenVersions } from '../../composer/visibility.js';
 import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
+import { audienceFingerprint } from './audience.js';
 import { findPublicGrant, listPublicGrants } from '../access/public-grants.js';
 import { grantAdmits, grantedDocument } from './public-access.js';
 
@@ -25,7 +26,6 @@ interface PackageView {
   pkg: PackageRow;
   constraints: Constraint[];
   frozen: Set<string> | null;
-  changedAt: string;
 }
 
 /**
@@ -54,7 +54,7 @@ export function distPath(name: string, normalized: string): string {
 /** The Composer repository as one customer token sees it (service.md access rules 1-5). */
 export class ComposerService {
   readonly usage: UsageService;
-  /** Rendered root and p2 answers per token (see ResponseCache). */
+  /** Rendered root and p2 answers per audience (see ResponseCache). */
   readonly responses: ResponseCache;
   /** Set by createServices when the proxy exists; null serves private packages only. */
   publicPackages: PublicPackages | null = null;
@@ -83,6 +83,13 @@ export class ComposerService {
       throw forbidden(`Customer access is ${status.toLowerCase()}`);
     }
     return principal;
+  }
+
+  /** Tokens with the same fingerprint see the same documents (see audience.ts). */
+  audienceOf(principal: CustomerPrincipal): Promise<string> {
+    const publicGrants =
+      Boolean(this.publicPackages?.enabled) && this.deps.config.proxy.visibility === 'granted';
+    return audienceFingerprint(this.deps.db, principal, publicGrants);
   }
 
   /** Names of every package this principal may see, sorted. */
@@ -162,14 +169,13 @@ export class ComposerService {
         null;
       if (!frozen) throw forbidden(`No access to ${name}: no frozen version of it`);
     }
-    const changedAt = [access.changedAt, customer.updated_at].sort().at(-1) ?? customer.updated_at;
     const constraints = parseAll(access.constraints, (constraint, err) =>
       this.deps.log.warn(
         { err, tenant: customer.tenant_id, customer: customer.id, package: name, constraint },
         'a stored grant constraint no longer parses; it grants nothing',
       ),
     );
-    return { pkg, constraints, frozen, changedAt };
+    return { pkg, constraints, frozen };
   }
 
   private visible(view: PackageView, normalized: string): boolean {
@@ -229,9 +235,10 @@ export class ComposerService {
       versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
     }
     // The access-change stamp moves past every Last-Modified served before any change to what
-    // a customer may see, so If-Modified-Since revalidation never keeps a stale list.
+    // a customer may see, so If-Modified-Since revalidation never keeps a stale list. Nothing of
+    // one customer goes in: customers of the same audience share the answer (audience.ts).
     const stamp = await this.deps.generations.stampMs(principal.customer.tenant_id);
-    const times = [view.changedAt, doc?.last_modified ?? view.pkg.created_at].map(Date.parse);
+    const modified = Date.parse(doc?.last_modified ?? view.pkg.created_at);
     const body: Record<string, unknown> = { packages: { [view.pkg.name]: versions } };
     if (this.advisories) {
       const { records } = await this.advisories.forPackage(
@@ -248,9 +255,7 @@ export class ComposerService {
     );
     return {
       body,
-      lastModified: new Date(
-        Math.max(stamp, packageStamp, ...times.filter((t) => !Number.isNaN(t))),
-      ),
+      lastModified: new Date(Math.max(stamp, packageStamp, Number.isNaN(modified) ? 0 : modified)),
     };
   }
 
