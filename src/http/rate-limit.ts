@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { digest } from '../infra/crypto.js';
 import { customerSecret } from '../areas/composer-repository/credentials.js';
 import { windowCounter } from '../infra/cluster-counter.js';
+import { RedisBatchedCounter } from '../infra/redis-batched-counter.js';
 import type { HitCounter } from '../infra/cluster-counter.js';
 import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
@@ -42,8 +43,8 @@ export function rateLimitedError(max: number, retryAfterSeconds: number): AppErr
   );
 }
 
-/** What the p2 fast path does with a cache hit: answer it, it was answered 429, or leave it. */
-export type FastPathVerdict = 'pass' | 'limited' | 'defer';
+/** What the p2 fast path does with a cache hit: answer it, or it was answered 429. */
+export type FastPathVerdict = 'pass' | 'limited';
 /**
  * Counts a p2 cache hit; on 'pass' it has appended its RateLimit headers to `headers` (a flat
  * name, value list for `writeHead`), on 'limited' it has answered 429 itself.
@@ -52,7 +53,7 @@ export type FastPathGate = (
   secretDigest: string,
   res: ServerResponse,
   headers: (string | number)[],
-) => FastPathVerdict;
+) => FastPathVerdict | Promise<'pass' | 'limited'>;
 
 export interface RateLimiting {
   /** Limits every route of the scope; call first, before the scope's other hooks and routes. */
@@ -72,6 +73,41 @@ export interface RateLimitSettings {
 }
 
 /**
+ * A p2 cache hit's count against the Composer limit: RateLimit headers appended on 'pass', or
+ * the 429 answered here.
+ */
+function fastPathVerdict(
+  max: number,
+  { current, ttl }: { current: number; ttl: number },
+  res: ServerResponse,
+  headers: (string | number)[],
+): 'pass' | 'limited' {
+  const reset = Math.ceil(ttl / 1000);
+  headers.push(
+    'ratelimit-limit',
+    max,
+    'ratelimit-remaining',
+    Math.max(0, max - current),
+    'ratelimit-reset',
+    reset,
+  );
+  if (current <= max) return 'pass';
+  const body = JSON.stringify(mapError(rateLimitedError(max, reset)).body);
+  res
+    .writeHead(429, [
+      ...headers,
+      'retry-after',
+      String(reset),
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      Buffer.byteLength(body),
+    ])
+    .end(body);
+  return 'limited';
+}
+
+/**
  * Per-token rate limits (decisions.md section 10) with @fastify/rate-limit: the admin API and the
  * Composer surface each have their own limit and counters. With REDIS_URL the counters live in
  * Redis, shared by every node; without it, in this process, or shared by the processes of one
@@ -87,6 +123,7 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
     redis.on('error', (err: Error) => onRedisError?.(err));
   }
+  const connections = redis ? [redis] : [];
   // Without Redis, the processes of one cluster (WEB_CONCURRENCY) still share their counts.
   const counters: Record<LimitedScope, HitCounter> = {
     admin: windowCounter('rate-limit:admin', RATE_WINDOW_MS),
@@ -122,36 +159,36 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
 
   const composerMax = limits.composer;
   let fastPathGate: FastPathGate | undefined;
-  if (composerMax > 0 && redis) {
-    // Redis counters are asynchronous: those requests take the normal route and its limit.
-    fastPathGate = () => 'defer';
-  } else if (composerMax > 0) {
-    fastPathGate = (secretDigest, res, headers) => {
-      const { current, ttl } = counters.composer.hit(tokenKey(secretDigest));
-      const reset = Math.ceil(ttl / 1000);
-      headers.push(
-        'ratelimit-limit',
-        composerMax,
-        'ratelimit-remaining',
-        Math.max(0, composerMax - current),
-        'ratelimit-reset',
-        reset,
+  if (composerMax > 0) {
+    const counted = (
+      count: { current: number; ttl: number },
+      res: ServerResponse,
+      headers: (string | number)[],
+    ) => fastPathVerdict(composerMax, count, res, headers);
+    if (redis) {
+      // Its own connection without an offline queue: while Redis is away a hit fails at once.
+      const shared = new Redis(config.redisUrl!, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      });
+      shared.on('error', (err: Error) => onRedisError?.(err));
+      connections.push(shared);
+      const counter = new RedisBatchedCounter(
+        shared,
+        `${config.redisKeyPrefix}rl:composer:`,
+        RATE_WINDOW_MS,
+        onRedisError,
       );
-      if (current <= composerMax) return 'pass';
-      const body = JSON.stringify(mapError(rateLimitedError(composerMax, reset)).body);
-      res
-        .writeHead(429, [
-          ...headers,
-          'retry-after',
-          String(reset),
-          'content-type',
-          'application/json; charset=utf-8',
-          'content-length',
-          Buffer.byteLength(body),
-        ])
-        .end(body);
-      return 'limited';
-    };
+      fastPathGate = (secretDigest, res, headers) => {
+        const count = counter.hit(tokenKey(secretDigest));
+        return count instanceof Promise
+          ? count.then((c) => counted(c, res, headers))
+          : counted(count, res, headers);
+      };
+    } else {
+      fastPathGate = (secretDigest, res, headers) =>
+        counted(counters.composer.hit(tokenKey(secretDigest)), res, headers);
+    }
   }
 
   return {
@@ -162,7 +199,7 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
       scope.addHook('onRequest', scope.rateLimit());
     },
     async close() {
-      if (redis) await redis.quit().catch(() => undefined);
+      for (const c of connections) await c.quit().catch(() => undefined);
     },
   };
 }
