@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { AppError, featureNotAvailable, unauthorized } from '../../errors.js';
-import { newId } from '../../infra/crypto.js';
+import { sortableId } from '../../infra/crypto.js';
 import * as store from './store.js';
 import { transact } from '../../unit-of-work.js';
 import type { WebhookAdapter, WebhookHeaders, WebhookProvider, WebhookResult } from './types.js';
@@ -86,7 +86,8 @@ export class WebhookService {
     if (!adapter || secret === null) {
       throw featureNotAvailable(`The ${provider} webhook is not configured on this server`);
     }
-    const id = newId();
+    // Time-ordered, so deliveries received in the same millisecond still list newest first.
+    const id = sortableId();
     const receivedAt = nowIso();
     let event = adapter.eventOf(headers).slice(0, 128) || 'unknown';
     let deliveryId: string | null = null;
