@@ -39,7 +39,9 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`GET ${p} -> ${res.status}`);
       bodies.set(p, Buffer.from(await res.arrayBuffer()));
     }
-    heading(`(g) the yardstick: wrk, ${YARDSTICK_CONNECTIONS} connections, ${paths.length} p2 documents`);
+    heading(
+      `(g) the yardstick: wrk, ${YARDSTICK_CONNECTIONS} connections, ${paths.length} p2 documents`,
+    );
     item('seconds per run', String(s.seconds));
     const profiles = s.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-ys-prof-')) : null;
     await benchYardstick(
