@@ -13,6 +13,8 @@ export interface Figures {
   p50: number;
   p99: number;
   max: number;
+  /** Mean body bytes per answer. */
+  bodyBytes: number;
   /** Answers per second over the run (first scheduled request to last answer). */
   rate: number;
 }
@@ -38,6 +40,7 @@ export function figures(cells: Cell[], elapsedMs: number): Figures {
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     max: latencies.at(-1) ?? NaN,
+    bodyBytes: answered > 0 ? cells.reduce((n, c) => n + c.bytes, 0) / answered : 0,
     rate: answered / (elapsedMs / 1000),
   };
 }
@@ -49,7 +52,7 @@ export function line(f: Figures): string {
   return (
     `${fmt.int(f.sent)} sent, ${fmt.int(f.answered)} answered, ${fmt.int(f.errors)} errors` +
     `${causes ? ` (${causes})` : ''}; p50 ${fmt.ms(f.p50)}, p99 ${fmt.ms(f.p99)}, ` +
-    `max ${fmt.ms(f.max)}; ${fmt.int(f.rate)} req/s`
+    `max ${fmt.ms(f.max)}; ${fmt.int(f.rate)} req/s, ${fmt.kb(f.bodyBytes)} a body`
   );
 }
 

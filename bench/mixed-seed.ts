@@ -3,6 +3,7 @@
  * added through the admin REST API and synced by the worker, and customers with grants and
  * download tokens. Returns what the load asks for: p2 paths and dist paths, each with its token.
  */
+import crypto from 'node:crypto';
 import { createTaggedRepo } from './git-tags.js';
 import type { TaggedRepo } from './git-tags.js';
 import { AdminApi, basicAuth } from './packyard.js';
@@ -26,7 +27,7 @@ export interface Seeded {
 }
 
 interface P2Document {
-  packages: Record<string, { version: string; dist: { url: string } }[]>;
+  packages: Record<string, { version: string; dist: { url: string; shasum: string } }[]>;
 }
 
 /**
@@ -72,7 +73,13 @@ export async function seedMixed(opts: {
           throw new Error(`GET ${path} lists ${versions.length} versions, not ${opts.tags}`);
         }
         p2.push({ path, headers });
-        for (const v of versions) dist.push({ path: new URL(v.dist.url).pathname, headers });
+        for (const v of versions) {
+          const target = { path: new URL(v.dist.url).pathname, headers };
+          if (!dist.some((d) => d.path === target.path)) {
+            await checkArchive(opts.baseUrl, target, v.dist.shasum);
+          }
+          dist.push(target);
+        }
       }
     }
     const bearer = { authorization: `Bearer ${opts.adminToken}` };
@@ -84,6 +91,16 @@ export async function seedMixed(opts: {
   } catch (err) {
     remove();
     throw err;
+  }
+}
+
+/** The archive is served whole: a zip whose SHA-1 is the one its p2 document names. */
+async function checkArchive(baseUrl: string, target: Target, shasum: string): Promise<void> {
+  const res = await fetch(baseUrl + target.path, { headers: target.headers });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const sha1 = crypto.createHash('sha1').update(bytes).digest('hex');
+  if (res.status !== 200 || bytes.subarray(0, 2).toString('latin1') !== 'PK' || sha1 !== shasum) {
+    throw new Error(`GET ${target.path} -> ${res.status}, ${bytes.length} bytes, SHA-1 ${sha1}`);
   }
 }
 

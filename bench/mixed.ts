@@ -68,7 +68,8 @@ export async function benchMixed(): Promise<MixedResult> {
         'data',
         `${seeded.packages.length} packages synced by the worker in ${fmt.s(seeded.syncSeconds)}, ` +
           `${seeded.customers} customers: ${seeded.p2.length} p2 documents, ` +
-          `${seeded.dist.length} archives`,
+          `${seeded.dist.length} dist URLs of ${new Set(seeded.dist.map((d) => d.path)).size} ` +
+          'zip archives (each checked against its SHA-1)',
       );
       const total = MIXED_MIX.p2 + MIXED_MIX.dist + MIXED_MIX.admin;
       item(
