@@ -85,7 +85,11 @@ export async function runLoad(opts: {
   const cells = Object.fromEntries(
     KINDS.map((kind) => [kind, opts.urls.map(newCell)]),
   ) as unknown as Record<Kind, Cell[]>;
-  const nextTarget: Record<Kind, number> = { p2: 0, dist: 0, admin: 0 };
+  // Per kind and node, so every node cycles through every target of a kind (with one counter per
+  // kind, the node and the target's parity could go together: one node, one admin list).
+  const nextTarget = Object.fromEntries(
+    KINDS.map((kind) => [kind, opts.urls.map(() => 0)]),
+  ) as Record<Kind, number[]>;
   const perSecond: number[] = [];
   const total = Math.round(opts.rate * opts.seconds);
   const interval = 1000 / opts.rate;
@@ -100,12 +104,15 @@ export async function runLoad(opts: {
   };
   const cpuBefore = process.cpuUsage();
   const start = performance.now();
+  // When the pattern's length is a multiple of the node count, each slot would always land on the
+  // same node: shift by one each pattern round, so every slot (so every kind) visits every node.
+  const shift = (i: number) =>
+    pattern.length % pools.length === 0 ? Math.floor(i / pattern.length) : 0;
   const launch = (i: number, scheduled: number) => {
     const kind = pattern[i % pattern.length]!;
-    // Shifted each pattern round, so every slot (and so every kind) alternates between nodes.
-    const node = (i + Math.floor(i / pattern.length)) % pools.length;
+    const node = (i + shift(i)) % pools.length;
     const list = opts.targets[kind];
-    const target = list[nextTarget[kind]++ % list.length]!;
+    const target = list[nextTarget[kind][node]!++ % list.length]!;
     const cell = cells[kind][node]!;
     cell.sent++;
     inflight++;
