@@ -146,12 +146,11 @@ export async function runWrk(opts: {
   connections: number;
   work: string;
 }): Promise<WrkResult> {
-  const script = path.join(opts.work, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
   const headers = Object.entries(opts.headers)
     .map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
     .join(', ');
-  fs.writeFileSync(
-    script,
+  return wrkWithScript(
+    opts,
     `local paths = { ${opts.paths.map((p) => JSON.stringify(p)).join(', ')} }
 local headers = { ${headers} }
 local i = 0
@@ -161,16 +160,59 @@ request = function()
 end
 `,
   );
+}
+
+/**
+ * wrk rotating over `requests`, each a path and its Authorization header (many tokens in turn).
+ * Each wrk thread starts at another point of the list.
+ */
+export async function runWrkRequests(opts: {
+  url: string;
+  requests: [path: string, authorization: string][];
+  seconds: number;
+  connections: number;
+  work: string;
+}): Promise<WrkResult> {
+  // Read from a file: thousands of string constants in one Lua chunk would pass LuaJIT's limits.
+  const file = path.join(opts.work, `wrk-${crypto.randomBytes(4).toString('hex')}.tsv`);
+  fs.writeFileSync(file, opts.requests.map(([p, a]) => `${p}\t${a}\n`).join(''));
+  return wrkWithScript(
+    opts,
+    `local requests = {}
+for line in io.lines(${JSON.stringify(file)}) do
+  local p, a = line:match("^([^\t]+)\t(.+)$")
+  requests[#requests + 1] = { p, a }
+end
+local i = math.random(#requests)
+request = function()
+  i = i % #requests + 1
+  local r = requests[i]
+  return wrk.format("GET", r[1], { ["authorization"] = r[2] })
+end
+`,
+  );
+}
+
+async function wrkWithScript(
+  opts: { url: string; seconds: number; connections: number; work: string },
+  lua: string,
+): Promise<WrkResult> {
+  const script = path.join(opts.work, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
+  fs.writeFileSync(script, lua);
   const threads = Math.max(1, Math.min(os.availableParallelism(), opts.connections));
-  const { stdout } = await promisify(execFile)(WRK, [
-    `-t${threads}`,
-    `-c${opts.connections}`,
-    `-d${opts.seconds}s`,
-    '--latency',
-    '-s',
-    script,
-    opts.url,
-  ]);
+  const { stdout } = await promisify(execFile)(
+    WRK,
+    [
+      `-t${threads}`,
+      `-c${opts.connections}`,
+      `-d${opts.seconds}s`,
+      '--latency',
+      '-s',
+      script,
+      opts.url,
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? 0);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
     stdout,

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench:scale`: issue 15's large-scale figures, on SQLite and on PostgreSQL.
+ * - The first answer for a token with 100,000 packages and 100,000 customers in the database,
+ *   for new tokens of an audience already served and for tokens of a new audience (nothing
+ *   cached: the document is computed);
+ * - 10,000 distinct tokens in rotation against one token, and the server's memory after it;
+ * - a customer's cached p2 with 100 packages against 100,000.
+ * One `packyard serve` process per catalogue (WEB_CONCURRENCY=1), wrk with 64 connections.
+ * Settings: BENCH_SCALE_PACKAGES (100000), BENCH_SCALE_SECONDS (5) per wrk run,
+ * BENCH_SCALE_DATABASES (sqlite,postgres), DATABASE_URL for PostgreSQL.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { seedCatalogue } from './catalogue.js';
+import { basicAuth, startPackyard } from './packyard.js';
+import type { ChildServer } from './processes.js';
+import { fmt, heading, item } from './report.js';
+import { seedAudiences, PLAN_SIZE } from './scale-seed.js';
+import type { Audiences } from './scale-seed.js';
+import { firstAnswers, sideBySide, touchAll } from './scale-measure.js';
+import type { Latencies, Request } from './scale-measure.js';
+import { reportScale } from './scale-report.js';
+import { ensureYardstickTools } from './yardstick.js';
+import type { WrkResult } from './yardstick.js';
+
+const number = (name: string, fallback: number) => Number(process.env[name] ?? '') || fallback;
+const PACKAGES = number('BENCH_SCALE_PACKAGES', 100_000);
+const SECONDS = number('BENCH_SCALE_SECONDS', 5);
+const ROTATING = 10_000;
+const FRESH = 2_000;
+const OWN = 500;
+const PLANS = 20;
+const TAGS = ['1.0.0', '1.1.0', '2.0.0'];
+const CONNECTIONS = 64;
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface ScaleFigures {
+  engine: Engine;
+  packages: number;
+  seedSeconds: number;
+  freshToken: Latencies;
+  newAudience: Latencies;
+  rotation: WrkResult;
+  oneToken: WrkResult;
+  rss: number | null;
+  small: WrkResult;
+  large: WrkResult;
+}
+
+/** One catalogue of `packages` packages with its customers, served by its own process. */
+async function served(engine: Engine, work: string, label: string, packages: number) {
+  const dataDir = fs.mkdtempSync(path.join(work, `${engine}-${label}-`));
+  const schema = `bench_scale_${crypto.randomBytes(4).toString('hex')}_${label}`;
+  const env: Record<string, string> =
+    engine === 'postgres' ? { DATABASE_URL, DATABASE_SCHEMA: schema } : {};
+  const adminToken = crypto.randomBytes(24).toString('hex');
+  const started = performance.now();
+  await seedCatalogue({ dataDir, adminToken, count: packages, grants: 1, env, tags: TAGS });
+  const large = packages >= 10_000;
+  const audiences = await seedAudiences({
+    env: { DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, ...env },
+    customers: large ? packages : 100,
+    plans: large ? PLANS : 1,
+    tokens: large ? ROTATING + FRESH : 1,
+    own: large ? OWN : 0,
+  });
+  const seedSeconds = (performance.now() - started) / 1000;
+  const server = await startPackyard({
+    dataDir,
+    adminToken,
+    env: { ...env, WORKER: 'off' },
+  });
+  return { server, audiences, seedSeconds, schema: engine === 'postgres' ? schema : null };
+}
+
+const planRequest = (a: Audiences, t: number, k = t): Request => {
+  const { plan, secret } = a.tokens[t]!;
+  return [`/p2/${a.plans[plan]![k % PLAN_SIZE]}.json`, basicAuth(secret)];
+};
+const oneTokenRequests = (a: Audiences) =>
+  Array.from({ length: PLAN_SIZE }, (_, k) => planRequest(a, 0, k));
+
+async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
+  heading(`${engine}: ${fmt.int(PACKAGES)} packages and customers against 100`);
+  const small = await served(engine, work, 'small', 100);
+  const servers: ChildServer[] = [small.server];
+  const schemas = [small.schema];
+  try {
+    const large = await served(engine, work, 'large', PACKAGES);
+    servers.push(large.server);
+    schemas.push(large.schema);
+    const a = large.audiences;
+    item(
+      'seeded',
+      `${fmt.int(PACKAGES)} packages (${TAGS.length} tags each), ${fmt.int(PACKAGES)} customers ` +
+        `on ${PLANS} plans of ${PLAN_SIZE} packages, ${fmt.int(ROTATING + FRESH + OWN)} tokens ` +
+        `in ${fmt.s(large.seedSeconds)}`,
+    );
+    const url = large.server.url;
+    const rotation = Array.from({ length: ROTATING }, (_, t) => planRequest(a, t));
+    const warmErrors = await touchAll(url, rotation);
+    if (warmErrors > 0) throw new Error(`${warmErrors} of the rotating tokens were refused`);
+    const loads = await sideBySide(
+      [
+        { name: 'small', url: small.server.url, requests: oneTokenRequests(small.audiences) },
+        { name: 'large', url, requests: oneTokenRequests(a) },
+        { name: 'rotation', url, requests: rotation },
+      ],
+      { seconds: SECONDS, rounds: 3, connections: CONNECTIONS, work },
+    );
+    const rss = large.server.memory()?.rss ?? null;
+    const fresh = Array.from({ length: FRESH }, (_, k) => planRequest(a, ROTATING + k));
+    const freshToken = await firstAnswers(url, fresh);
+    const own = a.own.map(({ name, secret }): Request => [`/p2/${name}.json`, basicAuth(secret)]);
+    const newAudience = await firstAnswers(url, own);
+    return {
+      engine,
+      packages: PACKAGES,
+      seedSeconds: large.seedSeconds,
+      freshToken,
+      newAudience,
+      rotation: loads.get('rotation')!,
+      oneToken: loads.get('large')!,
+      rss,
+      small: loads.get('small')!,
+      large: loads.get('large')!,
+    };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    const names = schemas.filter((s): s is string => s !== null);
+    if (names.length > 0) {
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      for (const name of names) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+      await client.end();
+    }
+  }
+}
+
+export async function benchScale(): Promise<ScaleFigures[]> {
+  ensureYardstickTools();
+  const engines = (process.env.BENCH_SCALE_DATABASES ?? 'sqlite,postgres')
+    .split(',')
+    .map((e) => e.trim()) as Engine[];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-scale-'));
+  const figures: ScaleFigures[] = [];
+  try {
+    for (const engine of engines) {
+      const f = await scaleOn(engine, work);
+      figures.push(f);
+      reportScale(f);
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  benchScale().catch((err: unknown) => {
+    console.error('\nbench failed:', err);
+    process.exitCode = 1;
+  });
+}
