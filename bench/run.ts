@@ -4,7 +4,9 @@
  * memory. Servers run as child processes; this process only seeds data and generates load.
  * Missed targets are reported, not failed: only errors make the exit code non-zero.
  *
- * (g) compares Packyard at WEB_CONCURRENCY with nginx serving the same bytes, both under wrk.
+ * (g) compares Packyard at WEB_CONCURRENCY with nginx serving the same bytes, both under wrk;
+ * (j) the 100,000-package scale figures (bench/scale.ts, SQLite and PostgreSQL); (k) the mixed
+ * load on two web nodes and a worker (bench/mixed.ts, PostgreSQL, Redis and s3rver).
  * Settings (environment): BENCH_SECONDS (10) per measured run, BENCH_ROUNDS (2) interleaved
  * rounds per catalogue, BENCH_CONNECTIONS (50), BENCH_CPU_PROF=1 to profile the servers.
  */
@@ -30,6 +32,8 @@ import { benchSync } from './sync.js';
 import { benchProxy } from './proxy.js';
 import { benchAdvisories } from './advisories.js';
 import { benchCloud } from './cloud.js';
+import { benchScale } from './scale.js';
+import { benchMixed } from './mixed.js';
 import { YARDSTICK_CONNECTIONS, benchYardstick } from './yardstick-run.js';
 import { ensureYardstickTools } from './yardstick.js';
 
@@ -211,6 +215,8 @@ async function main(): Promise<void> {
 
     await benchAdvisories();
     await benchCloud();
+    const scale = await benchScale();
+    const mixed = await benchMixed();
 
     heading('(d) server memory (VmRSS from /proc/<pid>/status after the load)');
     [small, large].forEach((run, i) => {
@@ -242,6 +248,8 @@ async function main(): Promise<void> {
       rss: memory[1]?.rss ?? null,
       proxy,
       yardstick,
+      scale,
+      mixed,
     });
     console.log(`\nTotal time ${fmt.s((performance.now() - started) / 1000)}`);
   } finally {

@@ -5,6 +5,43 @@ import type { ProxyBench } from './proxy.js';
 import type { Yardstick } from './yardstick-run.js';
 import type { Settings } from './settings.js';
 import type { SyncRun } from './sync.js';
+import type { ScaleFigures } from './scale.js';
+import { SCALE_TARGETS } from './scale-report.js';
+import type { MixedResult } from './mixed.js';
+
+/** Section (j) of one database. */
+function scaleRows(f: ScaleFigures): string[][] {
+  const t = SCALE_TARGETS;
+  const ratio = f.rotation.rps / f.oneToken.rps;
+  const drift = (f.large.rps - f.small.rps) / f.small.rps;
+  return [
+    [
+      `(j) ${f.engine}: first answer, new token, ${fmt.int(f.packages)} pkgs/customers`,
+      `p50 ${fmt.ms(f.freshToken.p50)}`,
+      `< ${t.firstAnswerMs} ms`,
+      verdict(f.freshToken.p50 < t.firstAnswerMs),
+    ],
+    [`(j) ${f.engine}: first answer, new audience`, `p50 ${fmt.ms(f.newAudience.p50)}`, '', ''],
+    [
+      `(j) ${f.engine}: 10,000 tokens / one token`,
+      fmt.ratio(ratio),
+      `>= ${t.rotationRatio}`,
+      verdict(ratio >= t.rotationRatio),
+    ],
+    [
+      `(j) ${f.engine}: VmRSS after the rotation`,
+      f.rss === null ? 'n/a' : fmt.mb(f.rss),
+      `< ${fmt.mb(t.rssBytes)}`,
+      verdict(f.rss === null ? null : f.rss < t.rssBytes),
+    ],
+    [
+      `(j) ${f.engine}: p2 req/s ${fmt.int(f.packages)} vs 100 pkgs`,
+      fmt.pct(drift),
+      `within ${t.flatness * 100}%`,
+      verdict(Math.abs(drift) <= t.flatness),
+    ],
+  ];
+}
 
 export const TARGETS = {
   /** (a) our p2 requests/second over the floor's. */
@@ -33,9 +70,11 @@ export function summary(
     rss: number | null;
     proxy: ProxyBench;
     yardstick: Yardstick;
+    scale: ScaleFigures[];
+    mixed: MixedResult;
   },
 ): void {
-  const { small, large, floor, fastify, sync, rss, proxy, yardstick: ys } = results;
+  const { small, large, floor, fastify, sync, rss, proxy, yardstick: ys, scale, mixed } = results;
   const cachedRatio = proxy.publicLoad.rps / proxy.privateLoad.rps;
   const coldRatio = proxy.proxied / proxy.direct;
   const nginxRatio = ys.packyard.rps / ys.nginx.rps;
@@ -126,6 +165,19 @@ export function summary(
           fmt.mb(ys.rss.largest),
           `< ${fmt.mb(TARGETS.processRssBytes)}`,
           verdict(ys.rss.largest < TARGETS.processRssBytes),
+        ],
+        ...scale.flatMap(scaleRows),
+        [
+          `(k) ${mixed.seconds} s at ${fmt.int(mixed.rate)} req/s mixed, 2 nodes: errors`,
+          `${fmt.int(mixed.overall.errors)} of ${fmt.int(mixed.overall.sent)}`,
+          '0 at 1,000 req/s for 60 s',
+          verdict(mixed.met),
+        ],
+        [
+          '(k) mixed p50 / p99',
+          `${fmt.ms(mixed.overall.p50)} / ${fmt.ms(mixed.overall.p99)}`,
+          '',
+          '',
         ],
       ],
     ),
