@@ -57,7 +57,7 @@ export async function touchAll(baseUrl: string, requests: Request[], parallel = 
 export async function sideBySide(
   sets: { name: string; url: string; requests: Request[] }[],
   opts: { seconds: number; rounds: number; connections: number; work: string },
-): Promise<Map<string, WrkResult>> {
+): Promise<{ median: Map<string, WrkResult>; rounds: Map<string, WrkResult[]> }> {
   const results = new Map<string, WrkResult[]>(sets.map((s) => [s.name, []]));
   const run = (s: (typeof sets)[number], seconds: number) =>
     runWrkRequests({
@@ -73,10 +73,18 @@ export async function sideBySide(
       results.get(s.name)!.push(await run(s, opts.seconds));
     }
   }
-  return new Map(
+  const median = new Map(
     [...results].map(([name, rs]) => [
       name,
       [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!,
     ]),
   );
+  return { median, rounds: results };
+}
+
+/** The median over rounds of `a`'s throughput over `b`'s in the same round. */
+export function medianRatio(rounds: Map<string, WrkResult[]>, a: string, b: string): number {
+  const bs = rounds.get(b) ?? [];
+  const ratios = (rounds.get(a) ?? []).map((r, i) => r.rps / bs[i]!.rps).sort((x, y) => x - y);
+  return ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
 }

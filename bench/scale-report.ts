@@ -23,9 +23,9 @@ export function reportScale(f: ScaleFigures): void {
   item('first answer, token of a new audience', `${latencyLine(f.newAudience)} (computed)`);
   item('one token, 50 paths (wrk, 64 conn.)', wrkLine(f.oneToken));
   item('10,000 tokens in rotation', wrkLine(f.rotation));
-  const ratio = f.rotation.rps / f.oneToken.rps;
+  const ratio = f.rotationRatio;
   item(
-    'rotation / one token',
+    `rotation / one token (median of ${f.rounds} rounds)`,
     `${fmt.ratio(ratio)}: ${verdict(ratio >= t.rotationRatio)} (>= ${t.rotationRatio})`,
   );
   item(
@@ -36,9 +36,9 @@ export function reportScale(f: ScaleFigures): void {
   );
   item('cached p2, 100 packages', wrkLine(f.small));
   item(`cached p2, ${fmt.int(f.packages)} packages`, wrkLine(f.large));
-  const drift = (f.large.rps - f.small.rps) / f.small.rps;
+  const drift = f.drift;
   item(
-    'difference',
+    `difference (median of ${f.rounds} rounds)`,
     `${fmt.pct(drift)}: ${verdict(Math.abs(drift) <= t.flatness)} (within ${t.flatness * 100}%)`,
   );
 }

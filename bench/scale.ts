@@ -6,7 +6,8 @@
  * - 10,000 distinct tokens in rotation against one token, and the server's memory after it;
  * - a customer's cached p2 with 100 packages against 100,000.
  * One `packyard serve` process per catalogue (WEB_CONCURRENCY=1), wrk with 64 connections.
- * Settings: BENCH_SCALE_PACKAGES (100000), BENCH_SCALE_SECONDS (5) per wrk run,
+ * Settings: BENCH_SCALE_PACKAGES (100000), BENCH_SCALE_SECONDS (5) per wrk run, BENCH_SCALE_ROUNDS
+ * (5: the one-token, 100-package and rotation runs take turns, ratios are medians of rounds),
  * BENCH_SCALE_DATABASES (sqlite,postgres), DATABASE_URL for PostgreSQL.
  */
 import crypto from 'node:crypto';
@@ -21,7 +22,7 @@ import type { ChildServer } from './processes.js';
 import { fmt, heading, item } from './report.js';
 import { seedAudiences, PLAN_SIZE } from './scale-seed.js';
 import type { Audiences } from './scale-seed.js';
-import { firstAnswers, sideBySide, touchAll } from './scale-measure.js';
+import { firstAnswers, medianRatio, sideBySide, touchAll } from './scale-measure.js';
 import type { Latencies, Request } from './scale-measure.js';
 import { reportScale } from './scale-report.js';
 import { ensureYardstickTools } from './yardstick.js';
@@ -30,6 +31,7 @@ import type { WrkResult } from './yardstick.js';
 const number = (name: string, fallback: number) => Number(process.env[name] ?? '') || fallback;
 const PACKAGES = number('BENCH_SCALE_PACKAGES', 100_000);
 const SECONDS = number('BENCH_SCALE_SECONDS', 5);
+const ROUNDS = number('BENCH_SCALE_ROUNDS', 5);
 const ROTATING = 10_000;
 const FRESH = 2_000;
 const OWN = 500;
@@ -51,6 +53,10 @@ export interface ScaleFigures {
   rss: number | null;
   small: WrkResult;
   large: WrkResult;
+  /** Medians over the rounds of the ratio within each round (wrk runs seconds apart). */
+  rotationRatio: number;
+  drift: number;
+  rounds: number;
 }
 
 /** One catalogue of `packages` packages with its customers, served by its own process. */
@@ -106,13 +112,13 @@ async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
     const rotation = Array.from({ length: ROTATING }, (_, t) => planRequest(a, t));
     const warmErrors = await touchAll(url, rotation);
     if (warmErrors > 0) throw new Error(`${warmErrors} of the rotating tokens were refused`);
-    const loads = await sideBySide(
+    const { median: loads, rounds } = await sideBySide(
       [
         { name: 'small', url: small.server.url, requests: oneTokenRequests(small.audiences) },
         { name: 'large', url, requests: oneTokenRequests(a) },
         { name: 'rotation', url, requests: rotation },
       ],
-      { seconds: SECONDS, rounds: 3, connections: CONNECTIONS, work },
+      { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, work },
     );
     const rss = large.server.memory()?.rss ?? null;
     const fresh = Array.from({ length: FRESH }, (_, k) => planRequest(a, ROTATING + k));
@@ -130,6 +136,9 @@ async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
       rss,
       small: loads.get('small')!,
       large: loads.get('large')!,
+      rotationRatio: medianRatio(rounds, 'rotation', 'large'),
+      drift: medianRatio(rounds, 'large', 'small') - 1,
+      rounds: ROUNDS,
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

@@ -12,8 +12,8 @@ import type { MixedResult } from './mixed.js';
 /** Section (j) of one database. */
 function scaleRows(f: ScaleFigures): string[][] {
   const t = SCALE_TARGETS;
-  const ratio = f.rotation.rps / f.oneToken.rps;
-  const drift = (f.large.rps - f.small.rps) / f.small.rps;
+  const ratio = f.rotationRatio;
+  const drift = f.drift;
   return [
     [
       `(j) ${f.engine}: first answer, new token, ${fmt.int(f.packages)} pkgs/customers`,

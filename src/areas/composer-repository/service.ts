@@ -220,13 +220,25 @@ export class ComposerService {
       };
     }
     const view = await this.view(principal, name);
-    const doc = await this.deps.db
-      .selectFrom('package_metadata')
-      .select(['entries', 'last_modified'])
-      .where('tenant_id', '=', view.pkg.tenant_id)
-      .where('package_id', '=', view.pkg.id)
-      .where('kind', '=', kind)
-      .executeTakeFirst();
+    const tenantId = principal.customer.tenant_id;
+    // Independent reads, at once: on PostgreSQL a computed answer then waits for one round trip,
+    // not four.
+    const [doc, stamp, packageStamp, advisories] = await Promise.all([
+      this.deps.db
+        .selectFrom('package_metadata')
+        .select(['entries', 'last_modified'])
+        .where('tenant_id', '=', view.pkg.tenant_id)
+        .where('package_id', '=', view.pkg.id)
+        .where('kind', '=', kind)
+        .executeTakeFirst(),
+      // The access-change stamp moves past every Last-Modified served before any change to what
+      // a customer may see, so If-Modified-Since revalidation never keeps a stale list. Nothing
+      // of one customer goes in: customers of the same audience share the answer (audience.ts).
+      this.deps.generations.stampMs(tenantId),
+      // A change about this package alone (an advisory) moved its own stamp, not the tenant's.
+      this.deps.generations.packageStampMs(tenantId, view.pkg.name),
+      this.advisories?.forPackage(tenantId, view.pkg.name, baseUrl),
+    ]);
     const entries = doc ? (JSON.parse(doc.entries) as StoredEntry[]) : [];
     const versions: VersionEntry[] = [];
     for (const { n, e } of entries) {
@@ -234,25 +246,9 @@ export class ComposerService {
       const dist = e.dist as Record<string, unknown>;
       versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
     }
-    // The access-change stamp moves past every Last-Modified served before any change to what
-    // a customer may see, so If-Modified-Since revalidation never keeps a stale list. Nothing of
-    // one customer goes in: customers of the same audience share the answer (audience.ts).
-    const stamp = await this.deps.generations.stampMs(principal.customer.tenant_id);
     const modified = Date.parse(doc?.last_modified ?? view.pkg.created_at);
     const body: Record<string, unknown> = { packages: { [view.pkg.name]: versions } };
-    if (this.advisories) {
-      const { records } = await this.advisories.forPackage(
-        principal.customer.tenant_id,
-        view.pkg.name,
-        baseUrl,
-      );
-      body['security-advisories'] = records;
-    }
-    // A change about this package alone (an advisory) moved its own stamp, not the tenant's.
-    const packageStamp = await this.deps.generations.packageStampMs(
-      principal.customer.tenant_id,
-      view.pkg.name,
-    );
+    if (advisories) body['security-advisories'] = advisories.records;
     return {
       body,
       lastModified: new Date(Math.max(stamp, packageStamp, Number.isNaN(modified) ? 0 : modified)),
