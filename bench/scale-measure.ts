@@ -67,7 +67,9 @@ export async function sideBySide(
       connections: opts.connections,
       work: opts.work,
     });
-  for (const s of sets) await run(s, Math.min(2, opts.seconds));
+  // The same warm-up for every server, long enough for V8 to settle (its young generation grows
+  // with sustained load): a process that served more before otherwise measured faster.
+  for (const s of sets) await run(s, 2 * opts.seconds);
   for (let round = 0; round < opts.rounds; round++) {
     for (const s of round % 2 === 0 ? sets : [...sets].reverse()) {
       results.get(s.name)!.push(await run(s, opts.seconds));

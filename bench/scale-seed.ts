@@ -4,6 +4,7 @@
  * `^1.0`), download tokens for some of them, and a few customers with a grant of their own.
  */
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
@@ -155,6 +156,8 @@ export async function seedAudiences(spec: AudienceSpec): Promise<Audiences> {
     await insert('customers', ownRows);
     await insert('grants', grantRows);
     await insert('customer_tokens', tokenRows);
+    // Statistics for the planner, as a database that grew over time has them.
+    await sql`analyze`.execute(db);
     return {
       plans: plans.map((members) => members.map((p) => p.name)),
       tokens,
