@@ -1,7 +1,27 @@
 import { fmt, item, verdict } from './report.js';
-import type { ScaleFigures } from './scale.js';
 import type { Latencies } from './scale-measure.js';
+import type { WrkResult } from './yardstick.js';
 import { wrkLine } from './yardstick-run.js';
+
+/** What bench/scale.ts measures on one database. */
+export type Engine = 'sqlite' | 'postgres';
+
+export interface ScaleFigures {
+  engine: Engine;
+  packages: number;
+  seedSeconds: number;
+  freshToken: Latencies;
+  newAudience: Latencies;
+  rotation: WrkResult;
+  oneToken: WrkResult;
+  rss: number | null;
+  small: WrkResult;
+  large: WrkResult;
+  /** Medians over the rounds of the ratio within each round (wrk runs seconds apart). */
+  rotationRatio: number;
+  drift: number;
+  rounds: number;
+}
 
 export const SCALE_TARGETS = {
   firstAnswerMs: 2,

@@ -23,10 +23,10 @@ import { fmt, heading, item } from './report.js';
 import { seedAudiences, PLAN_SIZE } from './scale-seed.js';
 import type { Audiences } from './scale-seed.js';
 import { firstAnswers, medianRatio, sideBySide, touchAll } from './scale-measure.js';
-import type { Latencies, Request } from './scale-measure.js';
+import type { Request } from './scale-measure.js';
 import { reportScale } from './scale-report.js';
+import type { Engine, ScaleFigures } from './scale-report.js';
 import { ensureYardstickTools } from './yardstick.js';
-import type { WrkResult } from './yardstick.js';
 
 const number = (name: string, fallback: number) => Number(process.env[name] ?? '') || fallback;
 const PACKAGES = number('BENCH_SCALE_PACKAGES', 100_000);
@@ -39,25 +39,6 @@ const PLANS = 20;
 const TAGS = ['1.0.0', '1.1.0', '2.0.0'];
 const CONNECTIONS = 64;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-export type Engine = 'sqlite' | 'postgres';
-
-export interface ScaleFigures {
-  engine: Engine;
-  packages: number;
-  seedSeconds: number;
-  freshToken: Latencies;
-  newAudience: Latencies;
-  rotation: WrkResult;
-  oneToken: WrkResult;
-  rss: number | null;
-  small: WrkResult;
-  large: WrkResult;
-  /** Medians over the rounds of the ratio within each round (wrk runs seconds apart). */
-  rotationRatio: number;
-  drift: number;
-  rounds: number;
-}
 
 /** One catalogue of `packages` packages with its customers, served by its own process. */
 async function served(engine: Engine, work: string, label: string, packages: number) {

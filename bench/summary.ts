@@ -5,8 +5,8 @@ import type { ProxyBench } from './proxy.js';
 import type { Yardstick } from './yardstick-run.js';
 import type { Settings } from './settings.js';
 import type { SyncRun } from './sync.js';
-import type { ScaleFigures } from './scale.js';
 import { SCALE_TARGETS } from './scale-report.js';
+import type { ScaleFigures } from './scale-report.js';
 import type { MixedResult } from './mixed.js';
 
 /** Section (j) of one database. */

@@ -20,7 +20,9 @@ export interface PackageAccess {
 export type AccessScope =
   | { customerId: string; packageId?: string }
   | { customerIds: readonly string[] }
-  | { packageId: string };
+  | { packageId: string }
+  /** The customer of the token with this digest (no row for an unknown token). */
+  | { tokenDigest: string };
 
 const noCollection = sql<string | null>`NULL`;
 
@@ -69,6 +71,14 @@ export function accessUnion(db: Db, tenantId: string, by: AccessScope) {
   } else if ('customerIds' in by) {
     direct = direct.where('g.customer_id', 'in', by.customerIds);
     via = via.where('cg.customer_id', 'in', by.customerIds);
+  } else if ('tokenDigest' in by) {
+    const owner = db
+      .selectFrom('customer_tokens')
+      .select('customer_id')
+      .where('tenant_id', '=', tenantId)
+      .where('token_digest', '=', by.tokenDigest);
+    direct = direct.where('g.customer_id', '=', owner);
+    via = via.where('cg.customer_id', '=', owner);
   }
   const packageId = 'packageId' in by ? by.packageId : undefined;
   if (packageId !== undefined) {
@@ -88,8 +98,28 @@ export async function customerPackageAccess(
   customerId: string,
   packageId?: string,
 ): Promise<Map<string, PackageAccess>> {
+  return accessOf(db, tenantId, { customerId, packageId });
+}
+
+/**
+ * The same for the customer of a token, found by the token's digest in the same query: a token's
+ * first request reads it while the token itself is authenticated.
+ */
+export function tokenPackageAccess(
+  db: Db,
+  tenantId: string,
+  tokenDigest: string,
+): Promise<Map<string, PackageAccess>> {
+  return accessOf(db, tenantId, { tokenDigest });
+}
+
+async function accessOf(
+  db: Db,
+  tenantId: string,
+  by: AccessScope,
+): Promise<Map<string, PackageAccess>> {
   const rows = await db
-    .selectFrom(accessUnion(db, tenantId, { customerId, packageId }).as('a'))
+    .selectFrom(accessUnion(db, tenantId, by).as('a'))
     .select(['a.package_id', 'a.package', 'a.constraint', 'a.granted_at'])
     .execute();
   const out = new Map<string, PackageAccess>();

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../../infra/db/connection.js';
 import type { CustomerPrincipal } from '../auth/service.js';
 import { customerPackageAccess, frozenVersions } from '../../composer/visibility.js';
+import type { PackageAccess } from '../../composer/visibility.js';
 import { listPublicGrants } from '../access/public-grants.js';
 
 /**
@@ -15,10 +16,12 @@ export async function audienceFingerprint(
   db: Db,
   principal: CustomerPrincipal,
   publicGrants: boolean,
+  /** The customer's access when already read (tokenPackageAccess). */
+  known?: Map<string, PackageAccess>,
 ): Promise<string> {
   const { customer } = principal;
   const tenantId = customer.tenant_id;
-  const access = await customerPackageAccess(db, tenantId, customer.id);
+  const access = known ?? (await customerPackageAccess(db, tenantId, customer.id));
   const frozen =
     customer.status === 'FROZEN' ? await frozenVersions(db, tenantId, customer.id) : null;
   const lines: string[] = [];

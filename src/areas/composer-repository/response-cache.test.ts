@@ -36,7 +36,7 @@ const versions = (res: { json(): { packages: Record<string, { version: string }[
   (res.json().packages['acme/cached'] ?? []).map((v) => v.version);
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ JWT_SECRET: 'response-cache-jwt-secret-0123456789' });
   repo = new GitFixture('acme/cached');
   repo.release('1.0.0');
   await addSyncedPackage(t, 'acme/cached', repo.url);
@@ -163,5 +163,29 @@ describe('answers are cached by audience, not by token', () => {
     } finally {
       pkg.remove();
     }
+  });
+});
+
+describe('customer JWTs', () => {
+  it('get the audience of their own customer', async () => {
+    const viaJwt = async (constraint: string) => {
+      const c = await createCustomer(t, `J${Math.random().toString(36).slice(2, 8)}`);
+      await api('POST', `/api/v1/customers/${c.id}/packages`, {
+        package: 'acme/cached',
+        constraint,
+      });
+      const issued = await api('POST', `/api/v1/customers/${c.id}/jwt`);
+      return { authorization: `Bearer ${issued.token as string}` };
+    };
+    const all = await viaJwt('*');
+    const first = await p2(all);
+    expect(first.statusCode, first.body).toBe(200);
+    const everything = versions(first);
+    expect(everything.length).toBeGreaterThan(1);
+    // Another customer's JWT, with a narrower grant, never gets the first one's answer.
+    const narrow = await p2(await viaJwt('1.0.0'));
+    expect(narrow.statusCode, narrow.body).toBe(200);
+    expect(versions(narrow)).toEqual(['1.0.0']);
+    expect(versions(await p2(all))).toEqual(everything);
   });
 });

@@ -7,6 +7,7 @@ import { hasFeature } from '../../editions.js';
 import { customerCredentials } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
 import { digest } from '../../infra/crypto.js';
+import { CUSTOMER_TOKEN_PREFIX } from '../auth/service.js';
 import type { CustomerPrincipal } from '../auth/service.js';
 import type { PackageDocument } from './service.js';
 import { isFresh, render } from './response-cache.js';
@@ -57,9 +58,17 @@ export async function composerRoutes(app: App): Promise<void> {
     // Read before the database: a change committed meanwhile makes these entries stale at once.
     const generation = cache.generation(req.tenantId);
     const mark = packageName ? cache.packageMark(req.tenantId, packageName) : undefined;
-    const principal = await composer.authenticate(req.tenantId, credentials);
+    let principal: CustomerPrincipal;
     if (!audience) {
-      const fingerprint = await composer.audienceOf(principal);
+      // A stored token's access is read while the token is authenticated: one round trip, not
+      // two. A JWT has no token row; its customer's access is read once it is known.
+      const stored = credentials.secret.startsWith(CUSTOMER_TOKEN_PREFIX);
+      const [found, access] = await Promise.all([
+        composer.authenticate(req.tenantId, credentials),
+        stored ? composer.accessOfToken(req.tenantId, tokenDigest) : undefined,
+      ]);
+      principal = found;
+      const fingerprint = await composer.audienceOf(principal, access);
       audience = cache.remember(req.tenantId, tokenDigest, fingerprint, generation, [
         principal.expiresAt,
         principal.customer.access_expires_at,
@@ -69,6 +78,8 @@ export async function composerRoutes(app: App): Promise<void> {
         shared.onServe?.();
         return sendRendered(req, reply, shared);
       }
+    } else {
+      principal = await composer.authenticate(req.tenantId, credentials);
     }
     const { body, lastModified, rendered, validUntil } = await compute(principal);
     const doc = rendered ?? render(body, lastModified);
