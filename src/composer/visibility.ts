@@ -20,9 +20,7 @@ export interface PackageAccess {
 export type AccessScope =
   | { customerId: string; packageId?: string }
   | { customerIds: readonly string[] }
-  | { packageId: string }
-  /** The customer of the token with this digest (no row for an unknown token). */
-  | { tokenDigest: string };
+  | { packageId: string };
 
 const noCollection = sql<string | null>`NULL`;
 
@@ -71,14 +69,6 @@ export function accessUnion(db: Db, tenantId: string, by: AccessScope) {
   } else if ('customerIds' in by) {
     direct = direct.where('g.customer_id', 'in', by.customerIds);
     via = via.where('cg.customer_id', 'in', by.customerIds);
-  } else if ('tokenDigest' in by) {
-    const owner = db
-      .selectFrom('customer_tokens')
-      .select('customer_id')
-      .where('tenant_id', '=', tenantId)
-      .where('token_digest', '=', by.tokenDigest);
-    direct = direct.where('g.customer_id', '=', owner);
-    via = via.where('cg.customer_id', '=', owner);
   }
   const packageId = 'packageId' in by ? by.packageId : undefined;
   if (packageId !== undefined) {
@@ -102,15 +92,43 @@ export async function customerPackageAccess(
 }
 
 /**
- * The same for the customer of a token, found by the token's digest in the same query: a token's
- * first request reads it while the token itself is authenticated.
+ * The packages the customer of a token may see, each with its grants' constraints, read by the
+ * token's digest: the inputs of the token's audience (audience.ts), read while the token itself
+ * is authenticated. The same union as `accessUnion` without its joins to packages and
+ * collections, which drop no row (their foreign keys cascade): the hot path of a token's first
+ * request, where those joins cost more than everything else it reads.
  */
-export function tokenPackageAccess(
+export async function tokenAccessConstraints(
   db: Db,
   tenantId: string,
   tokenDigest: string,
-): Promise<Map<string, PackageAccess>> {
-  return accessOf(db, tenantId, { tokenDigest });
+): Promise<Map<string, string[]>> {
+  const owner = db
+    .selectFrom('customer_tokens')
+    .select('customer_id')
+    .where('tenant_id', '=', tenantId)
+    .where('token_digest', '=', tokenDigest);
+  const rows = await db
+    .selectFrom('grants as g')
+    .select(['g.package_id as package_id', 'g.constraint as constraint'])
+    .where('g.tenant_id', '=', tenantId)
+    .where('g.customer_id', '=', owner)
+    .unionAll(
+      db
+        .selectFrom('collection_grants as cg')
+        .innerJoin('collection_packages as cp', 'cp.collection_id', 'cg.collection_id')
+        .select(['cp.package_id as package_id', 'cg.constraint as constraint'])
+        .where('cg.tenant_id', '=', tenantId)
+        .where('cg.customer_id', '=', owner),
+    )
+    .execute();
+  const out = new Map<string, string[]>();
+  for (const { package_id, constraint } of rows) {
+    const constraints = out.get(package_id);
+    if (constraints) constraints.push(constraint);
+    else out.set(package_id, [constraint]);
+  }
+  return out;
 }
 
 async function accessOf(

@@ -16,18 +16,18 @@ export async function audienceFingerprint(
   db: Db,
   principal: CustomerPrincipal,
   publicGrants: boolean,
-  /** The customer's access when already read (tokenPackageAccess). */
-  known?: Map<string, PackageAccess>,
+  /** Package id -> grant constraints of the customer, when already read (tokenAccessConstraints). */
+  known?: ReadonlyMap<string, readonly string[]>,
 ): Promise<string> {
   const { customer } = principal;
   const tenantId = customer.tenant_id;
-  const access = known ?? (await customerPackageAccess(db, tenantId, customer.id));
+  const access = known ?? constraintsOf(await customerPackageAccess(db, tenantId, customer.id));
   const frozen =
     customer.status === 'FROZEN' ? await frozenVersions(db, tenantId, customer.id) : null;
   const lines: string[] = [];
-  for (const a of access.values()) {
-    const versions = frozen ? [...(frozen.get(a.packageId) ?? [])].sort().join(',') : '';
-    lines.push(`${a.packageId}\t${[...a.constraints].sort().join('\t')}\t${versions}`);
+  for (const [packageId, constraints] of access) {
+    const versions = frozen ? [...(frozen.get(packageId) ?? [])].sort().join(',') : '';
+    lines.push(`${packageId}\t${[...constraints].sort().join('\t')}\t${versions}`);
   }
   lines.sort();
   lines.push(`frozen:${frozen ? 1 : 0}`, `scopes:${[...principal.packageScopes].sort().join(',')}`);
@@ -37,3 +37,6 @@ export async function audienceFingerprint(
   }
   return crypto.createHash('sha256').update(lines.join('\n')).digest('base64url');
 }
+
+const constraintsOf = (access: Map<string, PackageAccess>) =>
+  new Map([...access.values()].map((a) => [a.packageId, a.constraints]));

@@ -166,6 +166,45 @@ describe('answers are cached by audience, not by token', () => {
   });
 });
 
+describe('audiences of customers granted through collections', () => {
+  it('see what their collections and direct grants hold together, and follow membership', async () => {
+    const slug = `plan-${Math.random().toString(36).slice(2, 8)}`;
+    await api('POST', '/api/v1/collections', { name: slug, slug, packages: ['acme/cached'] });
+    repo.release('2.0.0');
+    await api('POST', '/api/v1/packages/acme/cached/sync');
+    await waitForSync(t, 'acme/cached');
+    const viaCollection = async (constraint: string, direct?: string) => {
+      const c = await createCustomer(t, `K${Math.random().toString(36).slice(2, 8)}`);
+      await api('POST', `/api/v1/customers/${c.id}/collections`, { collection: slug, constraint });
+      if (direct) {
+        await api('POST', `/api/v1/customers/${c.id}/packages`, {
+          package: 'acme/cached',
+          constraint: direct,
+        });
+      }
+      const created = await api('POST', `/api/v1/customers/${c.id}/tokens`, { name: 't' });
+      return { authorization: basicAuth(created.plain_token) };
+    };
+    const one = await viaCollection('^1.0');
+    const two = await viaCollection('^2.0');
+    const both = await viaCollection('^2.0', '^1.0');
+    // Earlier tests released other 1.x versions of the package.
+    const ones = versions(await p2(one));
+    expect(ones).toContain('1.0.0');
+    expect(ones.every((v) => v.startsWith('1.'))).toBe(true);
+    expect(versions(await p2(two))).toEqual(['2.0.0']);
+    expect(versions(await p2(both)).sort()).toEqual([...ones, '2.0.0'].sort());
+    // A second customer on the same collection and constraint shares the first one's answer.
+    const before = t.runtime.services.composer.responses.size();
+    expect(versions(await p2(await viaCollection('^1.0')))).toEqual(ones);
+    expect(t.runtime.services.composer.responses.size().documents).toBe(before.documents);
+    // Out of the collection, the package is gone for those who had it only through it.
+    await api('PATCH', `/api/v1/collections/${slug}`, { packages: [] });
+    expect((await p2(one)).statusCode).toBe(403);
+    expect(versions(await p2(both))).toEqual(ones);
+  });
+});
+
 describe('customer JWTs', () => {
   it('get the audience of their own customer', async () => {
     const viaJwt = async (constraint: string) => {

@@ -12,9 +12,8 @@ import { scopeAllows } from '../../composer/package-scopes.js';
 import {
   customerPackageAccess,
   frozenVersions,
-  tokenPackageAccess,
+  tokenAccessConstraints,
 } from '../../composer/visibility.js';
-import type { PackageAccess } from '../../composer/visibility.js';
 import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
 import { audienceFingerprint } from './audience.js';
@@ -91,15 +90,18 @@ export class ComposerService {
   }
 
   /** Tokens with the same fingerprint see the same documents (see audience.ts). */
-  audienceOf(principal: CustomerPrincipal, access?: Map<string, PackageAccess>): Promise<string> {
+  audienceOf(
+    principal: CustomerPrincipal,
+    access?: ReadonlyMap<string, readonly string[]>,
+  ): Promise<string> {
     const publicGrants =
       Boolean(this.publicPackages?.enabled) && this.deps.config.proxy.visibility === 'granted';
     return audienceFingerprint(this.deps.db, principal, publicGrants, access);
   }
 
   /** What the customer of a token may see, read by the token's digest (see audienceOf). */
-  accessOfToken(tenantId: string, tokenDigest: string): Promise<Map<string, PackageAccess>> {
-    return tokenPackageAccess(this.deps.db, tenantId, tokenDigest);
+  accessOfToken(tenantId: string, tokenDigest: string): Promise<Map<string, string[]>> {
+    return tokenAccessConstraints(this.deps.db, tenantId, tokenDigest);
   }
 
   /** Names of every package this principal may see, sorted. */
