@@ -84,9 +84,14 @@ export async function sideBySide(
   return { median, rounds: results };
 }
 
+/** `a`'s throughput over `b`'s in each round, in round order. */
+export function roundRatios(rounds: Map<string, WrkResult[]>, a: string, b: string): number[] {
+  const bs = rounds.get(b) ?? [];
+  return (rounds.get(a) ?? []).map((r, i) => r.rps / bs[i]!.rps);
+}
+
 /** The median over rounds of `a`'s throughput over `b`'s in the same round. */
 export function medianRatio(rounds: Map<string, WrkResult[]>, a: string, b: string): number {
-  const bs = rounds.get(b) ?? [];
-  const ratios = (rounds.get(a) ?? []).map((r, i) => r.rps / bs[i]!.rps).sort((x, y) => x - y);
+  const ratios = roundRatios(rounds, a, b).sort((x, y) => x - y);
   return ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
 }

@@ -20,6 +20,8 @@ export interface ScaleFigures {
   /** Medians over the rounds of the ratio within each round (wrk runs seconds apart). */
   rotationRatio: number;
   drift: number;
+  /** The 100,000-package server's difference in each round, in round order. */
+  driftRounds: number[];
   rounds: number;
 }
 
@@ -59,6 +61,7 @@ export function reportScale(f: ScaleFigures): void {
   const drift = f.drift;
   item(
     `difference (median of ${f.rounds} rounds)`,
-    `${fmt.pct(drift)}: ${verdict(Math.abs(drift) <= t.flatness)} (within ${t.flatness * 100}%)`,
+    `${fmt.pct(drift)}: ${verdict(Math.abs(drift) <= t.flatness)} (within ${t.flatness * 100}%; ` +
+      `rounds ${f.driftRounds.map(fmt.pct).join(', ')})`,
   );
 }

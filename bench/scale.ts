@@ -22,7 +22,7 @@ import type { ChildServer } from './processes.js';
 import { fmt, heading, item } from './report.js';
 import { seedAudiences, PLAN_SIZE } from './scale-seed.js';
 import type { Audiences } from './scale-seed.js';
-import { firstAnswers, medianRatio, sideBySide, touchAll } from './scale-measure.js';
+import { firstAnswers, medianRatio, roundRatios, sideBySide, touchAll } from './scale-measure.js';
 import type { Request } from './scale-measure.js';
 import { reportScale } from './scale-report.js';
 import type { Engine, ScaleFigures } from './scale-report.js';
@@ -40,8 +40,8 @@ const TAGS = ['1.0.0', '1.1.0', '2.0.0'];
 const CONNECTIONS = 64;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** One catalogue of `packages` packages with its customers, served by its own process. */
-async function served(engine: Engine, work: string, label: string, packages: number) {
+/** One catalogue of `packages` packages with its customers, seeded (not served yet). */
+async function seeded(engine: Engine, work: string, label: string, packages: number) {
   const dataDir = fs.mkdtempSync(path.join(work, `${engine}-${label}-`));
   const schema = `bench_scale_${crypto.randomBytes(4).toString('hex')}_${label}`;
   const env: Record<string, string> =
@@ -58,12 +58,8 @@ async function served(engine: Engine, work: string, label: string, packages: num
     own: large ? OWN : 0,
   });
   const seedSeconds = (performance.now() - started) / 1000;
-  const server = await startPackyard({
-    dataDir,
-    adminToken,
-    env: { ...env, WORKER: 'off' },
-  });
-  return { server, audiences, seedSeconds, schema: engine === 'postgres' ? schema : null };
+  const serve = () => startPackyard({ dataDir, adminToken, env: { ...env, WORKER: 'off' } });
+  return { serve, audiences, seedSeconds, schema: engine === 'postgres' ? schema : null };
 }
 
 const planRequest = (a: Audiences, t: number, k = t): Request => {
@@ -75,13 +71,17 @@ const oneTokenRequests = (a: Audiences) =>
 
 async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
   heading(`${engine}: ${fmt.int(PACKAGES)} packages and customers against 100`);
-  const small = await served(engine, work, 'small', 100);
-  const servers: ChildServer[] = [small.server];
-  const schemas = [small.schema];
+  const schemas: (string | null)[] = [];
+  const servers: ChildServer[] = [];
   try {
-    const large = await served(engine, work, 'large', PACKAGES);
-    servers.push(large.server);
+    // Both catalogues are seeded before either server starts: the two processes then have the
+    // same age and history (a server left idle through the other's long seeding measured slower).
+    const small = await seeded(engine, work, 'small', 100);
+    schemas.push(small.schema);
+    const large = await seeded(engine, work, 'large', PACKAGES);
     schemas.push(large.schema);
+    const [smallServer, largeServer] = await Promise.all([small.serve(), large.serve()]);
+    servers.push(smallServer, largeServer);
     const a = large.audiences;
     item(
       'seeded',
@@ -89,19 +89,19 @@ async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
         `on ${PLANS} plans of ${PLAN_SIZE} packages, ${fmt.int(ROTATING + FRESH + OWN)} tokens ` +
         `in ${fmt.s(large.seedSeconds)}`,
     );
-    const url = large.server.url;
+    const url = largeServer.url;
     const rotation = Array.from({ length: ROTATING }, (_, t) => planRequest(a, t));
     const warmErrors = await touchAll(url, rotation);
     if (warmErrors > 0) throw new Error(`${warmErrors} of the rotating tokens were refused`);
     const { median: loads, rounds } = await sideBySide(
       [
-        { name: 'small', url: small.server.url, requests: oneTokenRequests(small.audiences) },
+        { name: 'small', url: smallServer.url, requests: oneTokenRequests(small.audiences) },
         { name: 'large', url, requests: oneTokenRequests(a) },
         { name: 'rotation', url, requests: rotation },
       ],
       { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, work },
     );
-    const rss = large.server.memory()?.rss ?? null;
+    const rss = largeServer.memory()?.rss ?? null;
     const fresh = Array.from({ length: FRESH }, (_, k) => planRequest(a, ROTATING + k));
     const freshToken = await firstAnswers(url, fresh);
     const own = a.own.map(({ name, secret }): Request => [`/p2/${name}.json`, basicAuth(secret)]);
@@ -119,6 +119,7 @@ async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
       large: loads.get('large')!,
       rotationRatio: medianRatio(rounds, 'rotation', 'large'),
       drift: medianRatio(rounds, 'large', 'small') - 1,
+      driftRounds: roundRatios(rounds, 'large', 'small').map((r) => r - 1),
       rounds: ROUNDS,
     };
   } finally {
