@@ -23,6 +23,8 @@ export interface ScaleFigures {
   /** The 100,000-package server's difference in each round, in round order. */
   driftRounds: number[];
   rounds: number;
+  /** Pairs of new server processes the difference was measured on. */
+  pairs: number;
 }
 
 export const SCALE_TARGETS = {
@@ -60,7 +62,7 @@ export function reportScale(f: ScaleFigures): void {
   item(`cached p2, ${fmt.int(f.packages)} packages`, wrkLine(f.large));
   const drift = f.drift;
   item(
-    `difference (median of ${f.rounds} rounds)`,
+    `difference (median of ${f.driftRounds.length} rounds on ${f.pairs} process pairs)`,
     `${fmt.pct(drift)}: ${verdict(Math.abs(drift) <= t.flatness)} (within ${t.flatness * 100}%; ` +
       `rounds ${f.driftRounds.map(fmt.pct).join(', ')})`,
   );

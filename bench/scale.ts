@@ -6,8 +6,9 @@
  * - 10,000 distinct tokens in rotation against one token, and the server's memory after it;
  * - a customer's cached p2 with 100 packages against 100,000.
  * One `packyard serve` process per catalogue (WEB_CONCURRENCY=1), wrk with 64 connections.
- * Settings: BENCH_SCALE_PACKAGES (100000), BENCH_SCALE_SECONDS (5) per wrk run, BENCH_SCALE_ROUNDS
- * (5: the one-token, 100-package and rotation runs take turns, ratios are medians of rounds),
+ * Settings: BENCH_SCALE_PACKAGES (100000), BENCH_SCALE_SECONDS (5) per wrk run, BENCH_SCALE_PAIRS
+ * (8: pairs of new 100- and 100,000-package server processes, two rounds each in turn),
+ * BENCH_SCALE_ROUNDS (5: the one-token and rotation runs take turns; ratios are medians of rounds),
  * BENCH_SCALE_DATABASES (sqlite,postgres), DATABASE_URL for PostgreSQL.
  */
 import crypto from 'node:crypto';
@@ -19,6 +20,7 @@ import pg from 'pg';
 import { seedCatalogue } from './catalogue.js';
 import { basicAuth, startPackyard } from './packyard.js';
 import type { ChildServer } from './processes.js';
+import type { WrkResult } from './yardstick.js';
 import { fmt, heading, item } from './report.js';
 import { seedAudiences, PLAN_SIZE } from './scale-seed.js';
 import type { Audiences } from './scale-seed.js';
@@ -32,6 +34,8 @@ const number = (name: string, fallback: number) => Number(process.env[name] ?? '
 const PACKAGES = number('BENCH_SCALE_PACKAGES', 100_000);
 const SECONDS = number('BENCH_SCALE_SECONDS', 5);
 const ROUNDS = number('BENCH_SCALE_ROUNDS', 5);
+const PAIRS = number('BENCH_SCALE_PAIRS', 8);
+const ROUNDS_PER_PAIR = 2;
 const ROTATING = 10_000;
 const FRESH = 2_000;
 const OWN = 500;
@@ -69,19 +73,52 @@ const planRequest = (a: Audiences, t: number, k = t): Request => {
 const oneTokenRequests = (a: Audiences) =>
   Array.from({ length: PLAN_SIZE }, (_, k) => planRequest(a, 0, k));
 
+/**
+ * Two catalogues' cached p2 side by side on `pairs` pairs of new server processes, started
+ * together and warmed alike, two rounds each in alternating order: two processes of the same
+ * code and data measured up to 33 % apart here (a median of 10 %, pinned to a core or not), so
+ * a 10 % difference is only resolved by the median of many rounds on many processes.
+ */
+async function flatness(
+  a: { name: string; serve: () => Promise<ChildServer>; requests: Request[] },
+  b: { name: string; serve: () => Promise<ChildServer>; requests: Request[] },
+  opts: { seconds: number; pairs: number; connections: number; work: string },
+) {
+  const rounds = new Map<string, WrkResult[]>([
+    [a.name, []],
+    [b.name, []],
+  ]);
+  for (let pair = 0; pair < opts.pairs; pair++) {
+    const servers = await Promise.all([a.serve(), b.serve()]);
+    try {
+      const sets = [a, b].map((s, k) => ({
+        name: s.name,
+        url: servers[k]!.url,
+        requests: s.requests,
+      }));
+      const one = await sideBySide(pair % 2 === 0 ? sets : sets.reverse(), {
+        ...opts,
+        rounds: ROUNDS_PER_PAIR,
+      });
+      for (const [name, results] of one.rounds) rounds.get(name)!.push(...results);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }
+  const median = (rs: WrkResult[]) =>
+    [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
+  return { rounds, median: new Map([...rounds].map(([name, rs]) => [name, median(rs)])) };
+}
+
 async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
   heading(`${engine}: ${fmt.int(PACKAGES)} packages and customers against 100`);
   const schemas: (string | null)[] = [];
   const servers: ChildServer[] = [];
   try {
-    // Both catalogues are seeded before either server starts: the two processes then have the
-    // same age and history (a server left idle through the other's long seeding measured slower).
     const small = await seeded(engine, work, 'small', 100);
     schemas.push(small.schema);
     const large = await seeded(engine, work, 'large', PACKAGES);
     schemas.push(large.schema);
-    const [smallServer, largeServer] = await Promise.all([small.serve(), large.serve()]);
-    servers.push(smallServer, largeServer);
     const a = large.audiences;
     item(
       'seeded',
@@ -89,17 +126,24 @@ async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
         `on ${PLANS} plans of ${PLAN_SIZE} packages, ${fmt.int(ROTATING + FRESH + OWN)} tokens ` +
         `in ${fmt.s(large.seedSeconds)}`,
     );
+    const opts = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, work };
+    const flat = await flatness(
+      { name: 'small', serve: small.serve, requests: oneTokenRequests(small.audiences) },
+      { name: 'large', serve: large.serve, requests: oneTokenRequests(a) },
+      { ...opts, pairs: PAIRS },
+    );
+    const largeServer = await large.serve();
+    servers.push(largeServer);
     const url = largeServer.url;
     const rotation = Array.from({ length: ROTATING }, (_, t) => planRequest(a, t));
     const warmErrors = await touchAll(url, rotation);
     if (warmErrors > 0) throw new Error(`${warmErrors} of the rotating tokens were refused`);
-    const { median: loads, rounds } = await sideBySide(
+    const rotating = await sideBySide(
       [
-        { name: 'small', url: smallServer.url, requests: oneTokenRequests(small.audiences) },
-        { name: 'large', url, requests: oneTokenRequests(a) },
+        { name: 'one', url, requests: oneTokenRequests(a) },
         { name: 'rotation', url, requests: rotation },
       ],
-      { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, work },
+      opts,
     );
     const rss = largeServer.memory()?.rss ?? null;
     const fresh = Array.from({ length: FRESH }, (_, k) => planRequest(a, ROTATING + k));
@@ -112,15 +156,16 @@ async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {
       seedSeconds: large.seedSeconds,
       freshToken,
       newAudience,
-      rotation: loads.get('rotation')!,
-      oneToken: loads.get('large')!,
+      rotation: rotating.median.get('rotation')!,
+      oneToken: rotating.median.get('one')!,
       rss,
-      small: loads.get('small')!,
-      large: loads.get('large')!,
-      rotationRatio: medianRatio(rounds, 'rotation', 'large'),
-      drift: medianRatio(rounds, 'large', 'small') - 1,
-      driftRounds: roundRatios(rounds, 'large', 'small').map((r) => r - 1),
+      small: flat.median.get('small')!,
+      large: flat.median.get('large')!,
+      rotationRatio: medianRatio(rotating.rounds, 'rotation', 'one'),
+      drift: medianRatio(flat.rounds, 'large', 'small') - 1,
+      driftRounds: roundRatios(flat.rounds, 'large', 'small').map((r) => r - 1),
       rounds: ROUNDS,
+      pairs: PAIRS,
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
