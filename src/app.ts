@@ -207,9 +207,11 @@ export async function buildApp({
         if (request.body === undefined && request.method !== 'GET') request.body = {};
         rejectUndeclaredFields(request);
       });
-      // Admin reads (download counts, statistics) see every download served so far.
+      // Admin reads (download counts, statistics, tokens' last use) see every download and
+      // token use this node served so far.
       api.addHook('preHandler', async (request) => {
-        if (request.method === 'GET') await services.composer.usage.flush();
+        if (request.method !== 'GET') return;
+        await Promise.all([services.composer.usage.flush(), services.auth.uses.flush()]);
       });
       await api.register(customerRoutes);
       await api.register(packageRoutes);

@@ -59,6 +59,7 @@ export async function openRuntime(
         await services.worker.stop();
         await events.close();
         await services.composer.usage.close();
+        await services.auth.uses.flush();
         await services.proxy.hits.flush();
         deps.storage.close();
         await handle.db.destroy();

@@ -210,10 +210,10 @@ export async function graphqlPlugin(app: App): Promise<void> {
         );
       }
     }
-    // Reads see every download served so far, as the REST reads do. Who may run a mutation is
-    // the services' decision (areas/auth/policy.ts), as for REST.
+    // Reads see every download and token use served so far, as the REST reads do. Who may run
+    // a mutation is the services' decision (areas/auth/policy.ts), as for REST.
     if (operationOf(document, name)?.operation !== OperationTypeNode.MUTATION) {
-      await services.composer.usage.flush();
+      await Promise.all([services.composer.usage.flush(), services.auth.uses.flush()]);
     }
   });
 

@@ -6,6 +6,7 @@ import { unauthorized } from '../../errors.js';
 import { constantTimeEqual, digest, hasValidChecksum } from '../../infra/crypto.js';
 import { applyExpiry } from '../customers/expiry.js';
 import type { CustomerRow } from '../customers/store.js';
+import { TokenUseRecorder } from './token-use.js';
 
 export const CUSTOMER_TOKEN_PREFIX = 'pkt_';
 export const TEAM_TOKEN_PREFIX = 'cma_';
@@ -40,11 +41,15 @@ export type AuthFailureListener = (failure: { tenantId: string; credentials: Cre
 /** Resolves bearer and basic credentials to actors. Compares digests only, in constant time. */
 export class AuthService {
   private readonly failureListeners: AuthFailureListener[] = [];
+  /** When tokens were last used, written in batches (token-use.ts). */
+  readonly uses: TokenUseRecorder;
 
   constructor(
     private readonly deps: Deps,
     private readonly rootDigest: string,
-  ) {}
+  ) {
+    this.uses = new TokenUseRecorder(deps.db, deps.log);
+  }
 
   /**
    * The one authentication of every transport (REST, GraphQL over HTTP and WebSocket, Composer).
@@ -191,10 +196,7 @@ export class AuthService {
     };
   }
 
-  /**
-   * Records when a token was last used, at most once a minute per token, without making the
-   * request wait; a lost update here only makes last_used_at a little older.
-   */
+  /** Records when a token was last used, at most once a minute per token, in the next batch. */
   private touch(
     tenantId: string,
     table: 'customer_tokens' | 'team_tokens',
@@ -203,14 +205,6 @@ export class AuthService {
   ): void {
     const now = Date.now();
     if (last && now - Date.parse(last) < 60_000) return;
-    void forTenant(this.deps.db, tenantId)
-      .updateTable(table)
-      .set({ last_used_at: new Date(now).toISOString() })
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .execute()
-      .catch((err: unknown) => {
-        this.deps.log.warn({ err, table, id }, 'token last_used_at not recorded');
-      });
+    this.uses.record(tenantId, table, id, now);
   }
 }
