@@ -75,13 +75,17 @@ export async function sideBySide(
       results.get(s.name)!.push(await run(s, opts.seconds));
     }
   }
-  const median = new Map(
-    [...results].map(([name, rs]) => [
+  return { median: medianRounds(results), rounds: results };
+}
+
+/** Each name's median round by throughput. */
+export function medianRounds(rounds: Map<string, WrkResult[]>): Map<string, WrkResult> {
+  return new Map(
+    [...rounds].map(([name, rs]) => [
       name,
       [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!,
     ]),
   );
-  return { median, rounds: results };
 }
 
 /** `a`'s throughput over `b`'s in each round, in round order. */

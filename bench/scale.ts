@@ -24,7 +24,14 @@ import type { WrkResult } from './yardstick.js';
 import { fmt, heading, item } from './report.js';
 import { seedAudiences, PLAN_SIZE } from './scale-seed.js';
 import type { Audiences } from './scale-seed.js';
-import { firstAnswers, medianRatio, roundRatios, sideBySide, touchAll } from './scale-measure.js';
+import {
+  firstAnswers,
+  medianRatio,
+  medianRounds,
+  roundRatios,
+  sideBySide,
+  touchAll,
+} from './scale-measure.js';
 import type { Request } from './scale-measure.js';
 import { reportScale } from './scale-report.js';
 import type { Engine, ScaleFigures } from './scale-report.js';
@@ -105,9 +112,7 @@ async function flatness(
       await Promise.all(servers.map((s) => s.stop()));
     }
   }
-  const median = (rs: WrkResult[]) =>
-    [...rs].sort((x, y) => x.rps - y.rps)[Math.floor(rs.length / 2)]!;
-  return { rounds, median: new Map([...rounds].map(([name, rs]) => [name, median(rs)])) };
+  return { rounds, median: medianRounds(rounds) };
 }
 
 async function scaleOn(engine: Engine, work: string): Promise<ScaleFigures> {

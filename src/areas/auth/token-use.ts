@@ -11,10 +11,11 @@ type TokenTable = 'customer_tokens' | 'team_tokens';
 
 /**
  * When tokens were last used, written once a second per tenant and table (one UPDATE for all the
- * tokens used in that second) instead of one write per token's first request: on PostgreSQL that
- * write's commit competed with the next requests and cost a new token's first answer 0.6 ms.
- * last_used_at is kept to the minute and is best-effort: a value may be up to a second early.
- * `flush` writes what is pending (admin reads and shutdown call it).
+ * tokens used in that second) instead of one write per token and minute on the request's path:
+ * on PostgreSQL that write's commit competed with the next requests and cost a new token's first
+ * answer 0.6 ms. last_used_at is kept to the minute and is best-effort: a batch stores its latest
+ * use, so a value may be up to a second later than the token's own use. `flush` writes what is
+ * pending (admin reads and shutdown call it). Same shape as the proxy's ProxyHitCounter.
  */
 export class TokenUseRecorder {
   private pending = new Map<string, { tenantId: string; table: TokenTable; ids: Set<string> }>();
