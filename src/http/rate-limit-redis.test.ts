@@ -65,10 +65,12 @@ describe('p2 fast path with Redis', () => {
       () => redis.get(key),
       (count) => count === '4',
     );
-    // Another node serves the token four times: this node refuses the token within two requests.
+    // Another node serves the token four times: this node refuses the token as soon as what it
+    // last heard from Redis is older than a few ms (a hit within them is counted here only, so
+    // two quick requests may both pass; a bound of ten keeps the test honest).
     await redis.incrby(key, 4);
     const statuses: number[] = [];
-    for (let i = 0; i < 2 && !statuses.includes(429); i++) {
+    for (let i = 0; i < 10 && !statuses.includes(429); i++) {
       const res = await get();
       statuses.push(res.status);
       await res.arrayBuffer();
