@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../infra/db/connection.js';
+import { compiledPerTenant } from '../infra/db/compiled.js';
 
 /**
  * The one place that decides what a customer can see: the union of its direct grants and the
@@ -103,12 +104,23 @@ export async function tokenAccessConstraints(
   tenantId: string,
   tokenDigest: string,
 ): Promise<Map<string, string[]>> {
+  const rows = await tokenGrants(db, tenantId, tokenDigest);
+  const out = new Map<string, string[]>();
+  for (const { package_id, constraint } of rows) {
+    const constraints = out.get(package_id);
+    if (constraints) constraints.push(constraint);
+    else out.set(package_id, [constraint]);
+  }
+  return out;
+}
+
+const tokenGrants = compiledPerTenant((db: Db, tenantId: string, tokenDigest: string) => {
   const owner = db
     .selectFrom('customer_tokens')
     .select('customer_id')
     .where('tenant_id', '=', tenantId)
     .where('token_digest', '=', tokenDigest);
-  const rows = await db
+  return db
     .selectFrom('grants as g')
     .select(['g.package_id as package_id', 'g.constraint as constraint'])
     .where('g.tenant_id', '=', tenantId)
@@ -120,16 +132,8 @@ export async function tokenAccessConstraints(
         .select(['cp.package_id as package_id', 'cg.constraint as constraint'])
         .where('cg.tenant_id', '=', tenantId)
         .where('cg.customer_id', '=', owner),
-    )
-    .execute();
-  const out = new Map<string, string[]>();
-  for (const { package_id, constraint } of rows) {
-    const constraints = out.get(package_id);
-    if (constraints) constraints.push(constraint);
-    else out.set(package_id, [constraint]);
-  }
-  return out;
-}
+    );
+}, 1);
 
 async function accessOf(
   db: Db,

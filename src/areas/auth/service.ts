@@ -1,4 +1,6 @@
 import { forTenant } from '../../infra/db/tenant-scope.js';
+import { compiledPerTenant } from '../../infra/db/compiled.js';
+import type { Db } from '../../infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { jwtVerify } from 'jose';
 import type { AdminActor, AdminLevel, CustomerActor, Deps } from '../../context.js';
@@ -37,6 +39,41 @@ export type Principal =
 
 /** Told about every failed authentication (a counter for failed-authentication limiting). */
 export type AuthFailureListener = (failure: { tenantId: string; credentials: Credentials }) => void;
+
+/**
+ * A customer token's row with its customer's, by digest: the read of every first request. Its
+ * columns are named, not `c.*`: on PostgreSQL it is a prepared statement (compiled.ts), which a
+ * column added by a migration under a running node would otherwise break.
+ */
+const tokenWithCustomer = compiledPerTenant(
+  (db: Db, tenantId: string, tokenDigest: string) =>
+    db
+      .selectFrom('customer_tokens as t')
+      .innerJoin('customers as c', 'c.id', 't.customer_id')
+      .select([
+        'c.id',
+        'c.tenant_id',
+        'c.name',
+        'c.email',
+        'c.external_id',
+        'c.status',
+        'c.status_reason',
+        'c.access_expires_at',
+        'c.status_source',
+        'c.payment_event_at',
+        'c.created_at',
+        'c.updated_at',
+        't.id as token_id',
+        't.scope',
+        't.package_scopes',
+        't.expires_at',
+        't.token_digest',
+        't.last_used_at as token_last_used_at',
+      ])
+      .where('t.tenant_id', '=', tenantId)
+      .where('t.token_digest', '=', tokenDigest),
+  1,
+);
 
 /** Resolves bearer and basic credentials to actors. Compares digests only, in constant time. */
 export class AuthService {
@@ -131,21 +168,7 @@ export class AuthService {
   private async byToken(tenantId: string, secret: string): Promise<CustomerPrincipal | null> {
     if (!hasValidChecksum(secret, CUSTOMER_TOKEN_PREFIX)) return null;
     const tokenDigest = digest(secret);
-    const row = await this.deps.db
-      .selectFrom('customer_tokens as t')
-      .innerJoin('customers as c', 'c.id', 't.customer_id')
-      .selectAll('c')
-      .select([
-        't.id as token_id',
-        't.scope',
-        't.package_scopes',
-        't.expires_at',
-        't.token_digest',
-        't.last_used_at as token_last_used_at',
-      ])
-      .where('t.tenant_id', '=', tenantId)
-      .where('t.token_digest', '=', tokenDigest)
-      .executeTakeFirst();
+    const [row] = await tokenWithCustomer(this.deps.db, tenantId, tokenDigest);
     if (!row || !constantTimeEqual(row.token_digest, tokenDigest)) return null;
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) return null;
     const {

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { guardTenants, unscoped } from './tenant-scope.js';
+import { namedStatements } from './compiled.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -84,7 +85,7 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({
-        pool,
+        pool: withNamedStatements(pool),
         onCreateConnection: schema
           ? async (conn) => {
               await conn.executeQuery(sql`SET search_path TO ${sql.id(schema)}`.compile(db));
@@ -111,6 +112,38 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
   return { db: guardTenants(db), dialect: 'sqlite', describe: `SQLite ${file}` };
+}
+
+/**
+ * The pool Kysely draws from, whose connections run the hot queries of `namedStatements` as named
+ * prepared statements. Each client keeps one wrapper, so Kysely (which keys its connections by
+ * client) sets each connection up once.
+ */
+function withNamedStatements(pool: pg.Pool) {
+  const wrapped = new WeakMap<pg.PoolClient, pg.PoolClient>();
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `packyard_${names.size}`));
+    return name;
+  };
+  return {
+    end: () => pool.end(),
+    connect: async () => {
+      const client = await pool.connect();
+      let wrapper = wrapped.get(client);
+      if (!wrapper) {
+        wrapper = Object.create(client) as pg.PoolClient;
+        wrapper.query = ((text: unknown, values: unknown) =>
+          typeof text === 'string' && namedStatements.has(text)
+            ? client.query({ name: nameOf(text), text, values: values as unknown[] })
+            : client.query(text as string, values as unknown[])) as pg.PoolClient['query'];
+        wrapper.release = (err?: Error | boolean) => client.release(err);
+        wrapped.set(client, wrapper);
+      }
+      return wrapper;
+    },
+  };
 }
 
 /**
