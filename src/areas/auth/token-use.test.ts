@@ -68,4 +68,36 @@ describe("tokens' last use, written in batches", () => {
     await t.runtime.services.auth.uses.flush();
     expect(await lastUsed(token!.id)).toBe(first);
   });
+
+  it('writes every use of a busy second, over several UPDATEs of padded id lists', async () => {
+    const c = await createCustomer(t, 'Busy second');
+    const ids = Array.from({ length: 1100 }, (_, k) => `busy-${k}`);
+    const created_at = new Date().toISOString();
+    await t.db
+      .insertInto('customer_tokens')
+      .values(
+        ids.map((id) => ({
+          id,
+          tenant_id: 'default',
+          customer_id: c.id,
+          name: id,
+          scope: 'download',
+          package_scopes: '[]',
+          token_digest: `digest-${id}`,
+          expires_at: null,
+          created_at,
+        })),
+      )
+      .execute();
+    for (const id of ids)
+      t.runtime.services.auth.uses.record('default', 'customer_tokens', id, Date.now());
+    await t.runtime.services.auth.uses.flush();
+    const written = await t.db
+      .selectFrom('customer_tokens')
+      .select(['id', 'last_used_at'])
+      .where('customer_id', '=', c.id)
+      .execute();
+    expect(written).toHaveLength(ids.length);
+    expect(written.filter((row) => row.last_used_at === null)).toEqual([]);
+  });
 });
