@@ -5,10 +5,11 @@ import type { Database } from './schema.js';
 type Db = Kysely<Database>;
 
 /**
- * The SQL text of every compiled hot query: PostgreSQL connections keep each as a named prepared
- * statement (connection.ts), parsed and planned once per connection instead of on every run.
+ * The SQL text of every compiled hot query, with its statement name: PostgreSQL connections keep
+ * each as a named prepared statement (connection.ts), parsed and planned once per connection
+ * instead of on every run.
  */
-export const namedStatements = new Set<string>();
+export const namedStatements = new Map<string, string>();
 
 /** Tenants whose compiled queries are kept; past it the cache starts over (Cloud has many). */
 const MAX_TENANTS = 1000;
@@ -39,7 +40,9 @@ export function compiledPerTenant<Row, Args extends string[]>(
       if (at.some((positions) => positions.length === 0)) {
         throw new Error('compiledPerTenant: a placeholder is not a parameter of the query');
       }
-      namedStatements.add(compiled.sql);
+      if (!namedStatements.has(compiled.sql)) {
+        namedStatements.set(compiled.sql, `packyard_${namedStatements.size}`);
+      }
       if (tenants.size >= MAX_TENANTS) tenants.clear();
       entry = { compiled, at };
       tenants.set(tenantId, entry);

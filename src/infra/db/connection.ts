@@ -121,12 +121,8 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
  */
 function withNamedStatements(pool: pg.Pool) {
   const wrapped = new WeakMap<pg.PoolClient, pg.PoolClient>();
-  const names = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (!name) names.set(text, (name = `packyard_${names.size}`));
-    return name;
-  };
+  const nameOf = (text: unknown) =>
+    typeof text === 'string' ? namedStatements.get(text) : undefined;
   return {
     end: () => pool.end(),
     connect: async () => {
@@ -134,10 +130,12 @@ function withNamedStatements(pool: pg.Pool) {
       let wrapper = wrapped.get(client);
       if (!wrapper) {
         wrapper = Object.create(client) as pg.PoolClient;
-        wrapper.query = ((text: unknown, values: unknown) =>
-          typeof text === 'string' && namedStatements.has(text)
-            ? client.query({ name: nameOf(text), text, values: values as unknown[] })
-            : client.query(text as string, values as unknown[])) as pg.PoolClient['query'];
+        wrapper.query = ((text: unknown, values: unknown) => {
+          const name = nameOf(text);
+          return name
+            ? client.query({ name, text: text as string, values: values as unknown[] })
+            : client.query(text as string, values as unknown[]);
+        }) as pg.PoolClient['query'];
         wrapper.release = (err?: Error | boolean) => client.release(err);
         wrapped.set(client, wrapper);
       }
