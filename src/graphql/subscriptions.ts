@@ -184,12 +184,6 @@ export function subscriptionOptions(services: Services) {
       const token = payloadToken(initPayloads.get(socket));
       initPayloads.delete(socket);
       if (!token) return refuse('Forbidden');
-      // Guessed tokens count against the address as on HTTP (http/auth-failures.ts).
-      const failures = request.server.authFailures;
-      if (failures && (await failures.retryAfter(request.ip)) > 0) {
-        socket.close(WS_TOO_MANY, 'RATE_LIMITED');
-        throw new ConnectionRefused('RATE_LIMITED');
-      }
       let principal;
       try {
         principal = await services.auth.authenticate(
@@ -199,7 +193,13 @@ export function subscriptionOptions(services: Services) {
         );
       } catch (err) {
         if (err instanceof AppError && err.code === 'UNAUTHORIZED') {
-          await failures?.fail(request.ip);
+          // Guessed tokens count against the address as on HTTP (http/auth-failures.ts); past
+          // the limit a refused token is told to wait (4429). A valid token is never refused.
+          const wait = (await request.server.authFailures?.fail(request.ip)) ?? 0;
+          if (wait > 0) {
+            socket.close(WS_TOO_MANY, 'RATE_LIMITED');
+            throw new ConnectionRefused('RATE_LIMITED');
+          }
           return refuse('Forbidden');
         }
         throw err;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,20 +10,17 @@ type Logger = Pick<FastifyBaseLogger, 'warn'>;
 
 /** Where failures are counted: this process (shared by a cluster's processes) or Redis. */
 interface FailureStore {
-  count(address: string): Promise<{ failures: number; ttlMs: number }>;
-  fail(address: string): Promise<void>;
+  /** Counts one failure: the address's failures in this window (it included), the window's rest. */
+  fail(address: string): Promise<{ failures: number; ttlMs: number }>;
   close(): Promise<void>;
 }
 
 function memoryStore(windowMs: number): FailureStore {
   const counter = windowCounter('auth-failures', windowMs);
   return {
-    count: async (address) => {
-      const { current, ttl } = counter.peek(address);
-      return { failures: current, ttlMs: ttl };
-    },
     fail: async (address) => {
-      counter.hit(address);
+      const { current, ttl } = counter.hit(address);
+      return { failures: current, ttlMs: ttl };
     },
     close: async () => undefined,
   };
@@ -34,20 +32,16 @@ function redisStore(url: string, prefix: string, windowMs: number, log: Logger):
   redis.on('error', (err: Error) => log.warn({ err }, 'Redis (auth-failure counters) unavailable'));
   const key = (address: string) => `${prefix}af:${address}`;
   return {
-    count: async (address) => {
-      const [failures, ttl] = await Promise.all([
-        redis.get(key(address)),
-        redis.pttl(key(address)),
-      ]);
-      return { failures: Number(failures ?? 0), ttlMs: Math.max(0, ttl) };
-    },
     fail: async (address) => {
-      const [[, count]] = (await redis
+      const [[, failures], , [, ttl]] = (await redis
         .multi()
         .incr(key(address))
         .pexpire(key(address), windowMs, 'NX')
-        .exec()) as [[Error | null, number]];
-      if (count === undefined) throw new Error('Redis answered no count');
+        .pttl(key(address))
+        .exec()) as [[Error | null, number], unknown, [Error | null, number]];
+      if (failures === undefined) throw new Error('Redis answered no count');
+      // No expiry read back (cannot happen after PEXPIRE NX): the whole window, to be safe.
+      return { failures, ttlMs: ttl > 0 ? ttl : windowMs };
     },
     close: async () => {
       await redis.quit().catch(() => undefined);
@@ -57,11 +51,13 @@ function redisStore(url: string, prefix: string, windowMs: number, log: Logger):
 
 /**
  * Failed authentications per client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS):
- * every guessed token would otherwise be a fresh rate-limit key. Once an address is over the
- * limit, its requests carrying credentials are answered 429 until the window ends, whatever the
- * credentials, so guessing stops paying. Counted in Redis with REDIS_URL (every node), else in
- * this process and shared by the processes of one `packyard serve`. A counter store that cannot
- * answer lets requests through (logged): an outage must not lock everyone out.
+ * every guessed token would otherwise be a fresh rate-limit key. Past the limit, an attempt whose
+ * credentials FAIL is answered 429 with Retry-After instead of 401, until the window ends. A valid
+ * credential is never refused for its address's failures: many customers' machines share one
+ * address (NAT, CI runners), and one of them guessing must not lock the others out
+ * (docs/production.md). Counted in Redis with REDIS_URL (every node), else in this process and
+ * shared by the processes of one `packyard serve`. A counter store that cannot answer lets the
+ * failure through as a 401 (logged): an outage must not turn into refusals.
  */
 export class AuthFailureLimiter {
   constructor(
@@ -70,22 +66,17 @@ export class AuthFailureLimiter {
     private readonly log: Logger,
   ) {}
 
-  /** Seconds until `address` may try again, or 0 when it may now. */
-  async retryAfter(address: string): Promise<number> {
+  /**
+   * Counts a failed authentication of `address`: the seconds until the address may try again
+   * when this failure is past the limit (answer it 429), else 0 (answer it 401).
+   */
+  async fail(address: string): Promise<number> {
     try {
-      const { failures, ttlMs } = await this.store.count(address);
-      return failures < this.limit || ttlMs <= 0 ? 0 : Math.ceil(ttlMs / 1000);
-    } catch (err) {
-      this.log.warn({ err }, 'auth-failure counter unavailable; request let through');
-      return 0;
-    }
-  }
-
-  async fail(address: string): Promise<void> {
-    try {
-      await this.store.fail(address);
+      const { failures, ttlMs } = await this.store.fail(address);
+      return failures > this.limit ? Math.max(1, Math.ceil(ttlMs / 1000)) : 0;
     } catch (err) {
       this.log.warn({ err }, 'auth-failure counter unavailable; failure not counted');
+      return 0;
     }
   }
 
@@ -117,9 +108,31 @@ const carriesCredentials = (request: FastifyRequest): boolean =>
   Boolean(request.headers.authorization);
 
 /**
- * Hooks the limiter into every route: a 401 answer to a request that carried credentials is a
- * failure of its client address (request.ip, which TRUST_PROXY decides). GraphQL over WebSocket
- * counts its refused `connection_init`s through `app.authFailures` (graphql/subscriptions.ts).
+ * The answer to a failed authentication past the limit: REST and Composer get the contract's
+ * 429; GraphQL keeps its own convention (HTTP 200, the code in `extensions`, docs/graphql.md).
+ */
+function refuse(request: FastifyRequest, reply: FastifyReply, wait: number): string {
+  const body = mapError(AuthFailureLimiter.refusal(wait)).body;
+  reply.header('retry-after', String(wait));
+  reply.removeHeader('www-authenticate');
+  reply.type('application/json; charset=utf-8');
+  if (request.authFailed && reply.statusCode !== 401) {
+    return JSON.stringify({
+      data: null,
+      errors: [{ message: body.message, extensions: { code: body.code } }],
+    });
+  }
+  reply.code(429);
+  return JSON.stringify(body);
+}
+
+/**
+ * Hooks the limiter into every route: a 401 answer to a request that carried credentials (or a
+ * GraphQL answer flagged `authFailed`) is a failure of its client address (request.ip, which
+ * TRUST_PROXY decides), counted before the answer leaves; past the limit that answer becomes the
+ * 429. Requests whose credentials are valid never get here, whatever their address's count.
+ * GraphQL over WebSocket counts its refused `connection_init`s through `app.authFailures`
+ * (graphql/subscriptions.ts).
  */
 export function limitAuthFailures(
   app: App,
@@ -137,16 +150,10 @@ export function limitAuthFailures(
   const limiter = new AuthFailureLimiter(limit, store, app.log);
   app.decorate('authFailures', limiter);
   app.addHook('onClose', async () => limiter.close());
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!carriesCredentials(request)) return;
-    const wait = await limiter.retryAfter(request.ip);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      throw AuthFailureLimiter.refusal(wait);
-    }
-  });
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const failed = reply.statusCode === 401 || request.authFailed;
-    if (failed && carriesCredentials(request)) await limiter.fail(request.ip);
+    if (!failed || !carriesCredentials(request)) return payload;
+    const wait = await limiter.fail(request.ip);
+    return wait > 0 ? refuse(request, reply, wait) : payload;
   });
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { basicAuth, waitFor } from '../../test/helpers.js';
+import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
+import type { TestApp } from '../../test/helpers.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { startServer } from '../../test/e2e/server.js';
@@ -114,6 +115,62 @@ describe('p2 fast path while Redis cannot be reached', () => {
     } finally {
       await s.close();
       repo.remove();
+    }
+  });
+});
+
+describe('failed authentications from one address, counted in Redis', () => {
+  it('never refuse a valid token on any node; failing ones get 429 with Retry-After', async () => {
+    const prefix = `packyard-test-${crypto.randomBytes(6).toString('hex')}:`;
+    const env = { WORKER: 'off', AUTH_FAILURE_LIMIT: '3', REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    const a = await createTestApp(env);
+    const b = await createTestApp(env);
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      // Each test app has a database (or schema) of its own: a customer token on each.
+      const customers = new Map<TestApp, string>();
+      for (const node of [a, b]) {
+        const { id } = await createCustomer(node, 'BehindNat');
+        const token = await adminApi(node)('POST', `/api/v1/customers/${id}/tokens`, {
+          name: 'ci',
+        });
+        customers.set(node, basicAuth(token.plain_token));
+      }
+      const nat = '198.51.100.7';
+      const call = (node: TestApp, url: string, authorization: string) =>
+        node.app.inject({ url, headers: { authorization }, remoteAddress: nat });
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const node = i % 2 === 0 ? a : b;
+        const res =
+          i % 3 === 0
+            ? await call(node, '/packages.json', basicAuth(`pkt_guess${i}`))
+            : await call(node, '/api/v1/customers', `Bearer guess-${i}`);
+        statuses.push(res.statusCode);
+      }
+      // Three failures across two nodes, then every failing attempt is refused on both.
+      expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+      expect(statuses.slice(3).every((status) => status === 429)).toBe(true);
+      expect(await redis.get(`${prefix}af:${nat}`)).toBe('30');
+      for (const node of [a, b]) {
+        expect((await call(node, '/api/v1/customers', node.admin.authorization)).statusCode).toBe(
+          200,
+        );
+        expect((await call(node, '/packages.json', customers.get(node)!)).statusCode).toBe(200);
+        const bad = await call(node, '/api/v1/customers', 'Bearer guess-again');
+        expect(bad.statusCode).toBe(429);
+        expect(bad.json()).toMatchObject({ code: 'RATE_LIMITED' });
+        expect(Number(bad.headers['retry-after'])).toBeGreaterThan(0);
+        expect(Number(bad.headers['retry-after'])).toBeLessThanOrEqual(600);
+        const badComposer = await call(node, '/packages.json', basicAuth('pkt_guess-again'));
+        expect(badComposer.statusCode).toBe(429);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
     }
   });
 });

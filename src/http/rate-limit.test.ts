@@ -288,3 +288,95 @@ describe('Redis store', () => {
     expectRateLimited(await ask(a));
   });
 });
+
+describe('failed authentications from one address (in memory)', () => {
+  // Many customers' CI machines share one NAT address: one of them guessing (or misconfigured)
+  // must not lock the others out.
+  let s: RunningServer;
+  let repo: GitFixture;
+  let customer: string;
+  beforeAll(async () => {
+    s = await startServer({ AUTH_FAILURE_LIMIT: '5' });
+    repo = new GitFixture('acme/shared-nat');
+    repo.release('1.0.0');
+    await addSyncedPackage(s, 'acme/shared-nat', repo.url);
+    const api = adminApi(s);
+    const { id } = await createCustomer(s, 'SharedNat');
+    await api('POST', `/api/v1/customers/${id}/packages`, {
+      package: 'acme/shared-nat',
+      constraint: '*',
+    });
+    customer = basicAuth(
+      (await api('POST', `/api/v1/customers/${id}/tokens`, { name: 'ci' })).plain_token,
+    );
+  });
+  afterAll(async () => {
+    await s.close();
+    repo.remove();
+  });
+
+  const get = async (path: string, authorization: string) => {
+    const res = await fetch(`${s.url}${path}`, { headers: { authorization } });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  };
+  const graphql = async (authorization: string) => {
+    const res = await fetch(`${s.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ customers { totalCount } }' }),
+    });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  };
+  const tooMany = {
+    error: 'rate_limited',
+    code: 'RATE_LIMITED',
+    message: expect.stringMatching(/^Too many failed authentications/) as unknown,
+  };
+
+  it('never refuse a valid admin or customer token; failing ones get 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res =
+        i % 2 === 0
+          ? await get('/api/v1/customers', `Bearer guess-${i}`)
+          : await get('/packages.json', basicAuth(`pkt_guess${i}`));
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+
+    // A valid admin token from the same address: REST and GraphQL.
+    expect((await get('/api/v1/customers', `Bearer ${ADMIN_TOKEN}`)).status).toBe(200);
+    const gql = await graphql(`Bearer ${ADMIN_TOKEN}`);
+    expect(gql.status).toBe(200);
+    expect(gql.body).toMatchObject({ data: { customers: { totalCount: 1 } } });
+    // A valid customer token: the Composer routes, and p2 from the fast path.
+    expect((await get('/packages.json', customer)).status).toBe(200);
+    const hits = s.app.p2FastPath.hits;
+    for (let i = 0; i < 2; i++) {
+      const p2 = await get('/p2/acme/shared-nat.json', customer);
+      expect(p2.status).toBe(200);
+      expect(p2.body).toMatchObject({ packages: { 'acme/shared-nat': expect.any(Array) } });
+    }
+    expect(s.app.p2FastPath.hits).toBeGreaterThan(hits);
+
+    // Failing attempts are still refused on every surface, told when to come back.
+    for (const [path, authorization] of [
+      ['/api/v1/customers', 'Bearer guess-again'],
+      ['/packages.json', basicAuth('pkt_guess-again')],
+      ['/p2/acme/shared-nat.json', basicAuth('pkt_guess-again')],
+    ] as const) {
+      const bad = await get(path, authorization);
+      expect(bad.status, path).toBe(429);
+      expect(Number(bad.headers.get('retry-after')), path).toBeGreaterThan(0);
+      expect(bad.body, path).toEqual(tooMany);
+    }
+    // GraphQL answers its errors with 200 and the code in extensions, Retry-After set.
+    const badGql = await graphql('Bearer guess-again');
+    expect(badGql.body).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: 'RATE_LIMITED' } }],
+    });
+    expect(Number(badGql.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
