@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite. The end-to-end and semver tests drive the real Composer client and
 # Composer's own PHP semver library, and the admin UI tests a real Chromium, so PHP, Composer and
-# Chromium are installed first when missing; the admin UI is built when stale.
+# Chromium are installed first when missing; the admin UI is built when stale. Redis (and with
+# TEST_DATABASE=postgres, PostgreSQL) of our own is started when none is reachable: see
+# scripts/test-services.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +28,13 @@ if [ ${#need[@]} -gt 0 ]; then
     echo "Tests need PHP, Composer and Chromium: sudo apt-get install php-cli php-zip php-curl php-mbstring composer unzip chromium" >&2
     exit 1
   fi
+fi
+
+# shellcheck source=scripts/test-services.sh
+source scripts/test-services.sh
+ensure_redis
+if [ "${TEST_DATABASE:-}" = "postgres" ]; then
+  ensure_postgres
 fi
 
 mkdir -p .tmp

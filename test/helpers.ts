@@ -15,6 +15,8 @@ import { unscoped } from '../src/infra/db/tenant-scope.js';
 export const TEST_DATABASE = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The Redis the tests that need one use (scripts/test.sh starts one when none is reachable). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export const ADMIN_TOKEN = 'test-root-admin-token-0123456789';
 

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChildServer, freePort } from '../bench/processes.js';
 import { createTaggedRepo } from '../bench/git-tags.js';
 import type { TaggedRepo } from '../bench/git-tags.js';
-import { ADMIN_TOKEN, TEST_DATABASE, TEST_DATABASE_URL, basicAuth, waitFor } from './helpers.js';
+import {
+  ADMIN_TOKEN,
+  TEST_DATABASE,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  basicAuth,
+  waitFor,
+} from './helpers.js';
 import { GitFixture } from './fixtures/git-repo.js';
 import { startFakeS3 } from './fakes/s3.js';
 import type { FakeS3 } from './fakes/s3.js';
@@ -112,7 +119,7 @@ describe.skipIf(TEST_DATABASE !== 'postgres')('two web nodes and a worker as one
       ADMIN_TOKEN,
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: SCHEMA,
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: `packyard-test:${RUN}:`,
       ...s3.env(`topology-${RUN}`),
       WORKER: 'off',

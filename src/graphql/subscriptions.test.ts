@@ -6,15 +6,13 @@ import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startServer } from '../../test/e2e/server.js';
 import type { RunningServer } from '../../test/e2e/server.js';
-import { ADMIN_TOKEN, waitFor } from '../../test/helpers.js';
+import { ADMIN_TOKEN, TEST_REDIS_URL as REDIS_URL, waitFor } from '../../test/helpers.js';
 import { adminApi, createCustomer, waitForSync } from '../../test/factories.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { buildApp } from '../app.js';
 import { openRuntime } from '../runtime.js';
 import type { EventBus } from '../infra/events.js';
 import { WS_FORBIDDEN, WS_TOO_MANY, payloadToken } from './subscriptions.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const PACKAGE_SYNCED = /* GraphQL */ `
   subscription ($name: String) {

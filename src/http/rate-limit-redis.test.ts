@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
+import {
+  TEST_REDIS_URL as REDIS_URL,
+  basicAuth,
+  createTestApp,
+  waitFor,
+} from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
@@ -10,8 +15,6 @@ import type { RunningServer } from '../../test/e2e/server.js';
 import { rateLimitKey } from './rate-limit.js';
 
 /** p2 cache hits answered before Fastify count on the Redis counters every node shares. */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
 describe('p2 fast path with Redis', () => {
   const prefix = `packyard-test-${crypto.randomBytes(6).toString('hex')}:`;
   let s: RunningServer;

@@ -2,7 +2,12 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../config.js';
-import { ADMIN_TOKEN, basicAuth, createTestApp } from '../../test/helpers.js';
+import {
+  ADMIN_TOKEN,
+  TEST_REDIS_URL as REDIS_URL,
+  basicAuth,
+  createTestApp,
+} from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../../test/factories.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
@@ -10,8 +15,6 @@ import { startServer } from '../../test/e2e/server.js';
 import type { RunningServer } from '../../test/e2e/server.js';
 import { rateLimitKey } from './rate-limit.js';
 import { WindowCounter } from '../infra/window-counter.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 type Headers = Record<string, string | string[] | number | undefined>;
 

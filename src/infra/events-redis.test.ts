@@ -4,14 +4,13 @@ import { Redis } from 'ioredis';
 import { openRuntime } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../context.js';
-import { createTestApp } from '../../test/helpers.js';
+import { TEST_REDIS_URL as REDIS_URL, createTestApp } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { MemoryEventBus } from './events.js';
 import type { DomainEvent } from './events.js';
 import { CacheGeneration } from './cache-generation.js';
 import { RedisEventBus, createEventBus, parseBump, parseEnvelope } from './events-redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runPrefix = `packyard-test-${crypto.randomBytes(6).toString('hex')}:`;
 let seq = 0;
 const uniquePrefix = (): string => `${runPrefix}${++seq}:`;
