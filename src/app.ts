@@ -188,7 +188,11 @@ export async function buildApp({
   await app.register(adminUiRoutes);
   if (tenants) {
     const platform = services.tenants;
-    platform.onChange = (subdomain) => tenants.forget(subdomain);
+    // A tenant changed in any process of this serve: this one forgets its host before it answers.
+    const stopForgetting = services.deps.peers.on('forget', ({ cache, key }) => {
+      if (cache === 'tenant-host') tenants.forget(key);
+    });
+    app.addHook('onClose', async () => stopForgetting());
     await app.register(
       async (api) => {
         await limits.apply(api, 'admin');

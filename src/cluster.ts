@@ -6,6 +6,7 @@ import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
 import type { Logger } from './infra/logger.js';
 import { relayClusterCounters } from './infra/cluster-counter.js';
+import { relayPeers } from './infra/peers.js';
 
 /** What the primary prepared before forking, for the start-up banner. */
 export interface Prepared {
@@ -21,7 +22,8 @@ const STOP_TIMEOUT_MS = 30_000;
  * primary serves nothing: it migrates and settles the admin token once (so the processes never
  * race on them), forks, restarts a process that dies, and forwards SIGTERM. Each process is a
  * complete `packyard serve`; what they share lives in the database, Redis and archive storage,
- * exactly as between nodes.
+ * as between nodes, and what one process changes reaches the others through the primary before
+ * the change answers (src/infra/peers.ts), so the serve behaves as one process.
  */
 export async function runPrimary(
   config: Readonly<Config>,
@@ -39,6 +41,8 @@ export async function runPrimary(
   }
 
   relayClusterCounters();
+  // Each process's after-commit notices reach the others before its write answers.
+  relayPeers(log);
   const wanted = config.webConcurrency;
   let stopping = false;
   let started = 0;

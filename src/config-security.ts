@@ -13,6 +13,7 @@ export interface SecuritySettings {
   /**
    * Refuse git hosts (repository_url) that resolve to private, loopback, link-local or other
    * non-public addresses (BLOCK_PRIVATE_GIT_HOSTS; default on in the Cloud edition, off otherwise).
+   * Network hosts only: local repositories are ALLOW_LOCAL_REPOSITORIES's alone.
    */
   blockPrivateGitHosts: boolean;
   /** Failed authentications per client address and window before it is refused; 0 = off (AUTH_FAILURE_LIMIT, default 30). */

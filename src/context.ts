@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Db, Dialect } from './infra/db/connection.js';
 import type { CacheGeneration } from './infra/cache-generation.js';
 import type { EventBus } from './infra/events.js';
+import type { Peers } from './infra/peers.js';
 import type { ArchiveStorage } from './infra/storage/storage.js';
 import type { Logger } from './infra/logger.js';
 
@@ -40,6 +41,8 @@ export interface Deps {
   events: EventBus;
   /** Moves on every change visible to Composer clients; caches key on it. */
   generations: CacheGeneration;
+  /** The other processes of this serve (and nodes, with Redis): after-commit notices go there. */
+  peers: Peers;
   /** Logs of background work (worker, scheduler, event bus, token refresh): JSON lines. */
   log: Logger;
 }

@@ -2,7 +2,9 @@ import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
-import { createEventBus, generationSignalOf } from './infra/events-redis.js';
+import { createEventBus, remoteNoticesOf } from './infra/events-redis.js';
+import { ProcessPeers } from './infra/peers.js';
+import { PeerEventBus } from './infra/peer-events.js';
 import { CacheGeneration } from './infra/cache-generation.js';
 import { openStorage } from './infra/storage/open.js';
 import type { ArchiveStorage } from './infra/storage/storage.js';
@@ -30,9 +32,12 @@ export async function openRuntime(
   log: Logger = createLogger('silent'),
 ): Promise<Runtime> {
   const handle = await openDatabase(config);
-  const events = createEventBus(config, (err) =>
+  const nodeBus = createEventBus(config, (err) =>
     log.error({ err }, 'events: Redis pub/sub unavailable'),
   );
+  // Changes reach this serve's other processes over IPC, and other nodes over Redis if any.
+  const peers = new ProcessPeers(log, remoteNoticesOf(nodeBus));
+  const events = config.redisUrl ? nodeBus : new PeerEventBus(peers);
   let storage: ArchiveStorage | null = null;
   try {
     await migrate(handle.db, config.databaseSchema);
@@ -43,7 +48,8 @@ export async function openRuntime(
       config,
       storage,
       events,
-      generations: new CacheGeneration(handle.db, undefined, generationSignalOf(events), log),
+      generations: new CacheGeneration(handle.db, undefined, peers, log),
+      peers,
       log,
     };
     const admin = await ensureAdminToken(handle.db, DEFAULT_TENANT_ID, config.adminToken);
@@ -58,6 +64,7 @@ export async function openRuntime(
         deps.generations.stop();
         await services.worker.stop();
         await events.close();
+        peers.close();
         await services.composer.usage.close();
         await services.auth.uses.flush();
         await services.proxy.hits.flush();
@@ -68,6 +75,7 @@ export async function openRuntime(
   } catch (err) {
     storage?.close();
     await events.close();
+    peers.close();
     await handle.db.destroy();
     throw err;
   }

@@ -83,7 +83,7 @@ describe('unit of work', () => {
     const before = otherNode.current('default');
     const announce = deps.generations.announce.bind(deps.generations);
     // This process "dies" right after the commit: nothing after it runs.
-    deps.generations.announce = () => undefined;
+    deps.generations.announce = () => Promise.resolve();
     try {
       await transact(deps, ctx, async (tx) => {
         tx.accessChanged();

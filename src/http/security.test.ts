@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_REDIS_URL, basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
+import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { loadConfig, ConfigError } from '../config.js';
@@ -109,7 +109,7 @@ describe('failed authentications with REDIS_URL', () => {
     const shared = {
       WORKER: 'off',
       AUTH_FAILURE_LIMIT: '3',
-      REDIS_URL: TEST_REDIS_URL,
+      REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: `packyard-test-${crypto.randomBytes(6).toString('hex')}:`,
     };
     const nodeA = await createTestApp(shared);
@@ -186,12 +186,11 @@ describe('repository_url', () => {
     );
   });
 
-  it('with BLOCK_PRIVATE_GIT_HOSTS, a sync of a loopback or private host fails with a generic error', async () => {
-    for (const [name, url] of [
-      ['acme/loop', 'http://127.0.0.1:1/acme/lib.git'],
-      ['acme/meta', 'http://169.254.169.254/latest.git'],
-      ['acme/lan', 'https://[::1]:8443/acme/lib.git'],
-      ['acme/disk', git.url],
+  it('with BLOCK_PRIVATE_GIT_HOSTS, a sync of a loopback or private host fails naming the host', async () => {
+    for (const [name, url, host] of [
+      ['acme/loop', 'http://127.0.0.1:1/acme/lib.git', '127.0.0.1'],
+      ['acme/meta', 'http://169.254.169.254/latest.git', '169.254.169.254'],
+      ['acme/lan', 'https://[::1]:8443/acme/lib.git', '::1'],
     ] as const) {
       expect((await add(name, url)).statusCode).toBe(201);
       // A loaded machine (the whole suite at once) may take a while to reach the sync.
@@ -204,11 +203,26 @@ describe('repository_url', () => {
         (p) => p.sync_status === 'failed',
         { timeoutMs: 55_000 },
       );
-      expect(pkg.sync_error).toMatch(
-        /^Repository unreachable: .* \(hosts on private networks are not allowed\)$/,
+      expect(pkg.sync_error).toBe(
+        `Repository unreachable: ${url} (the host ${host} is on a private network; ` +
+          'hosts on private networks are not allowed)',
       );
     }
   }, 240_000);
+
+  it('with BLOCK_PRIVATE_GIT_HOSTS, a local repository still syncs (ALLOW_LOCAL_REPOSITORIES governs it)', async () => {
+    expect((await add('acme/lib', git.url)).statusCode).toBe(201);
+    const pkg = await waitFor(
+      async () =>
+        (await t.app.inject({ url: '/api/v1/packages/acme/lib', headers: t.admin })).json<{
+          sync_status: string;
+          sync_error: string | null;
+        }>(),
+      (p) => !['pending', 'running'].includes(p.sync_status),
+      { timeoutMs: 55_000 },
+    );
+    expect(pkg).toMatchObject({ sync_status: 'ok', sync_error: null });
+  }, 60_000);
 });
 
 describe('host guard', () => {

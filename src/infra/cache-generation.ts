@@ -2,21 +2,13 @@ import { sql } from 'kysely';
 import type { Db } from './db/connection.js';
 import type { Logger } from './logger.js';
 import { unscoped } from './db/tenant-scope.js';
-
-/**
- * A fast path between nodes for generation moves (Redis pub/sub with REDIS_URL): a bump here is
- * announced at once, so other nodes need not wait for their next database poll.
- */
-export interface GenerationSignal {
-  /** Announces that the tenant's generation in the database is now `generation`. */
-  sendBump(tenantId: string, generation: number): void;
-  /** Calls `listener` with every bump another node announces; returns the unsubscribe. */
-  onRemoteBump(listener: (tenantId: string, generation: number) => void): () => void;
-}
+import type { Peers } from './peers.js';
 
 /** An access-change stamp: whole seconds (HTTP dates have no finer precision), as milliseconds. */
 const SECOND = 1000;
 const MAX_PACKAGES = 100_000;
+/** Past this many packages in one change, the other processes forget the whole tenant instead. */
+const MAX_NOTICE_PACKAGES = 1000;
 /** The next whole second after now, in milliseconds. */
 const nextSecond = () => Math.floor(Date.now() / SECOND) * SECOND + SECOND;
 
@@ -24,9 +16,10 @@ const nextSecond = () => Math.floor(Date.now() / SECOND) * SECOND + SECOND;
  * A per-tenant counter that moves whenever something visible on the Composer surface changes,
  * so in-memory caches know when to drop what they hold, and with it the tenant's access-change
  * stamp: a time, strictly past every Last-Modified served before the change (see
- * `accessChanged`), that the Composer documents' Last-Modified derives from. A change made in this process is seen at
- * once; one made by another process or node (a worker's sync) is picked up by polling the
- * database, within `pollMs`, or at once when a `signal` carries it (the poll stays the fallback).
+ * `accessChanged`), that the Composer documents' Last-Modified derives from. A change made in this
+ * process is seen at once, and by the other processes of the same serve before the change's call
+ * answers (`peers`, over the cluster's IPC); other nodes hear it through Redis when there is one,
+ * and poll the database within `pollMs` in any case (docs/deployment.md).
  */
 export class CacheGeneration {
   private readonly local = new Map<string, number>();
@@ -35,12 +28,12 @@ export class CacheGeneration {
   private readonly packageLocal = new Map<string, number>();
   private readonly seenPackageSeq = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
-  private stopListening: (() => void) | null = null;
+  private stopListening: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly pollMs = 1000,
-    private readonly signal?: GenerationSignal,
+    private readonly peers?: Peers,
     private readonly log?: Logger,
   ) {}
 
@@ -58,7 +51,7 @@ export class CacheGeneration {
    * Inside a mutation, declare it with `tx.accessChanged()` (unit-of-work.ts) instead.
    */
   async accessChanged(tenantId: string): Promise<void> {
-    this.announce(tenantId, await this.moveStamp(this.db, tenantId));
+    await this.announce(tenantId, await this.moveStamp(this.db, tenantId));
   }
 
   /**
@@ -153,8 +146,19 @@ export class CacheGeneration {
     return seq;
   }
 
-  /** The process half of `movePackageStamps`, after commit: this process forgets at once. */
-  announcePackages(tenantId: string, names: readonly string[], seq: number): void {
+  /**
+   * The process half of `movePackageStamps`, after commit: this process forgets at once, and the
+   * serve's other processes before the promise resolves.
+   */
+  announcePackages(tenantId: string, names: readonly string[], seq: number): Promise<void> {
+    this.forgetPackages(tenantId, names, seq);
+    if (!this.peers) return Promise.resolve();
+    return names.length > MAX_NOTICE_PACKAGES
+      ? this.peers.tell({ kind: 'generation', tenantId, generation: null })
+      : this.peers.tell({ kind: 'packages', tenantId, names: [...names], seq });
+  }
+
+  private forgetPackages(tenantId: string, names: readonly string[], seq: number): void {
     for (const name of names) this.bumpPackage(tenantId, name);
     const seen = this.seenPackageSeq.get(tenantId);
     if (seen !== undefined && seq === seen + 1) this.seenPackageSeq.set(tenantId, seq);
@@ -188,15 +192,17 @@ export class CacheGeneration {
 
   /**
    * The process half of `accessChanged`, after the move committed: this process's caches forget
-   * now, and other nodes hear at once through the signal (their poll being the fallback).
+   * now; the promise resolves once the serve's other processes have forgotten too, and other
+   * nodes hear at once through Redis (their poll being the fallback).
    */
-  announce(tenantId: string, generation: number | null): void {
+  announce(tenantId: string, generation: number | null): Promise<void> {
     this.local.set(tenantId, this.current(tenantId) + 1);
-    if (generation === null) return;
-    // Our own move needs no second invalidation when the poll sees it; anyone else's does.
-    const seen = this.seenInDb.get(tenantId) ?? 0;
-    if (generation === seen + 1) this.seenInDb.set(tenantId, seen + 1);
-    this.signal?.sendBump(tenantId, generation);
+    if (generation !== null) {
+      // Our own move needs no second invalidation when the poll sees it; anyone else's does.
+      const seen = this.seenInDb.get(tenantId) ?? 0;
+      if (generation === seen + 1) this.seenInDb.set(tenantId, seen + 1);
+    }
+    return this.peers?.tell({ kind: 'generation', tenantId, generation }) ?? Promise.resolve();
   }
 
   /** The tenant's access-change stamp in milliseconds (0 before its first change). */
@@ -210,10 +216,17 @@ export class CacheGeneration {
   }
 
   start(): void {
-    if (this.signal && !this.stopListening) {
-      this.stopListening = this.signal.onRemoteBump((tenantId, generation) =>
-        this.observe(tenantId, generation),
-      );
+    if (this.peers && this.stopListening.length === 0) {
+      this.stopListening = [
+        this.peers.on('generation', ({ tenantId, generation }) =>
+          generation === null
+            ? this.local.set(tenantId, this.current(tenantId) + 1)
+            : this.observe(tenantId, generation),
+        ),
+        this.peers.on('packages', ({ tenantId, names, seq }) =>
+          this.forgetPackages(tenantId, names, seq),
+        ),
+      ];
     }
     if (this.timer) return;
     this.timer = setInterval(
@@ -230,8 +243,7 @@ export class CacheGeneration {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.stopListening?.();
-    this.stopListening = null;
+    for (const stop of this.stopListening.splice(0)) stop();
   }
 
   async poll(): Promise<void> {

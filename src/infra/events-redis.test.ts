@@ -9,7 +9,10 @@ import type { TestApp } from '../../test/helpers.js';
 import { MemoryEventBus } from './events.js';
 import type { DomainEvent } from './events.js';
 import { CacheGeneration } from './cache-generation.js';
-import { RedisEventBus, createEventBus, parseBump, parseEnvelope } from './events-redis.js';
+import { RedisEventBus, createEventBus, parseEnvelope, parseNotice } from './events-redis.js';
+import { ProcessPeers } from './peers.js';
+import type { Notice } from './peers.js';
+import { createLogger } from './logger.js';
 
 const runPrefix = `packyard-test-${crypto.randomBytes(6).toString('hex')}:`;
 let seq = 0;
@@ -262,22 +265,24 @@ describe('two runtimes on one database and one Redis', () => {
   });
 });
 
-describe('cache generation bumps over Redis', () => {
-  it('parseBump accepts only well-formed bumps', () => {
-    expect(parseBump('{"origin":"o","tenantId":"t","generation":3}')).toEqual({
-      origin: 'o',
-      tenantId: 't',
-      generation: 3,
-    });
+describe('cache notices over Redis', () => {
+  it('parseNotice accepts only well-formed notices', () => {
+    const notice = { kind: 'generation', tenantId: 't', generation: 3 };
+    expect(parseNotice(JSON.stringify({ origin: 'o', notice }))).toEqual({ origin: 'o', notice });
+    const forget = { kind: 'forget', cache: 'tenant-host', key: 'acme' };
+    expect(parseNotice(JSON.stringify({ origin: 'o', notice: forget }))?.notice).toEqual(forget);
     for (const raw of [
       'nope',
       'null',
-      '{"origin":"o","tenantId":"t"}',
-      '{"origin":"o","tenantId":"t","generation":"3"}',
-      '{"origin":"o","tenantId":"t","generation":1.5}',
-      '{"tenantId":"t","generation":3}',
+      '{"origin":"o","notice":{"kind":"generation","tenantId":"t"}}',
+      '{"origin":"o","notice":{"kind":"generation","tenantId":"t","generation":"3"}}',
+      '{"origin":"o","notice":{"kind":"generation","tenantId":"t","generation":1.5}}',
+      '{"origin":"o","notice":{"kind":"packages","tenantId":"t","names":[1],"seq":2}}',
+      '{"origin":"o","notice":{"kind":"forget","cache":"other","key":"k"}}',
+      '{"origin":"o","notice":{"kind":"event","event":{}}}',
+      '{"notice":{"kind":"generation","tenantId":"t","generation":3}}',
     ]) {
-      expect(parseBump(raw), raw).toBeNull();
+      expect(parseNotice(raw), raw).toBeNull();
     }
   });
 
@@ -287,22 +292,22 @@ describe('cache generation bumps over Redis', () => {
     const b = bus(prefix);
     await a.whenSubscribed();
     await b.whenSubscribed();
-    const gotA: [string, number][] = [];
-    const gotB: [string, number][] = [];
-    a.onRemoteBump((t, g) => gotA.push([t, g]));
-    const off = b.onRemoteBump((t, g) => gotB.push([t, g]));
+    const gotA: Notice[] = [];
+    const gotB: Notice[] = [];
+    a.onRemoteNotice((n) => gotA.push(n));
+    const off = b.onRemoteNotice((n) => gotB.push(n));
     const events: DomainEvent[] = [];
     b.subscribe((e) => events.push(e));
-    await rawClient().publish(`${prefix}cache-generations`, '{"garbage":true}');
-    a.sendBump('tenant-1', 7);
+    await rawClient().publish(`${prefix}notices`, '{"garbage":true}');
+    a.sendNotice({ kind: 'generation', tenantId: 'tenant-1', generation: 7 });
     await until(() => gotB.length === 1);
     await sleep(100);
-    expect(gotB).toEqual([['tenant-1', 7]]);
+    expect(gotB).toEqual([{ kind: 'generation', tenantId: 'tenant-1', generation: 7 }]);
     expect(gotA).toEqual([]);
-    // Bumps are not domain events.
+    // Notices are not domain events.
     expect(events).toEqual([]);
     off();
-    a.sendBump('tenant-1', 8);
+    a.sendNotice({ kind: 'generation', tenantId: 'tenant-1', generation: 8 });
     await sleep(100);
     expect(gotB).toHaveLength(1);
   });
@@ -317,8 +322,9 @@ describe('cache generation bumps over Redis', () => {
     await busA.whenSubscribed();
     await busB.whenSubscribed();
     // A poll far away: only the Redis signal can make B see A's bump within the test.
-    const genA = new CacheGeneration(db, 600_000, busA);
-    const genB = new CacheGeneration(db, 600_000, busB);
+    const log = createLogger('silent');
+    const genA = new CacheGeneration(db, 600_000, new ProcessPeers(log, busA));
+    const genB = new CacheGeneration(db, 600_000, new ProcessPeers(log, busB));
     opened.push({ close: async () => genA.stop() }, { close: async () => genB.stop() });
     await genA.poll();
     await genB.poll();

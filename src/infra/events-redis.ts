@@ -3,14 +3,14 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { MemoryEventBus } from './events.js';
 import type { DomainEvent, EventBus, EventListener } from './events.js';
-import type { GenerationSignal } from './cache-generation.js';
+import type { Notice, RemoteNotices } from './peers.js';
 
 export interface RedisEventBusOptions {
   /** redis://… (REDIS_URL). */
   url: string;
   /**
    * Prefix of every Redis key and channel (REDIS_KEY_PREFIX): events go over `${prefix}events`,
-   * cache generation bumps over `${prefix}cache-generations`.
+   * cache notices (generation moves, tenants to forget) over `${prefix}notices`.
    */
   prefix: string;
   /**
@@ -49,12 +49,14 @@ export function parseEnvelope(raw: string): Envelope | null {
   return { origin, event: event as DomainEvent };
 }
 
-type BumpListener = (tenantId: string, generation: number) => void;
+type NoticeListener = (notice: Notice) => void;
 
-/** A generation bump from the channel, or null when the message is not one. */
-export function parseBump(
-  raw: string,
-): { origin: string; tenantId: string; generation: number } | null {
+const text = (v: unknown): v is string => typeof v === 'string';
+const names = (v: unknown): v is string[] => Array.isArray(v) && v.every(text);
+const count = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+
+/** A cache notice from the channel (never an event: those have their own), or null. */
+export function parseNotice(raw: string): { origin: string; notice: Notice } | null {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -62,10 +64,18 @@ export function parseBump(
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { origin, tenantId, generation } = value as Record<string, unknown>;
-  if (typeof origin !== 'string' || typeof tenantId !== 'string') return null;
-  if (typeof generation !== 'number' || !Number.isSafeInteger(generation)) return null;
-  return { origin, tenantId, generation };
+  const { origin, notice } = value as Record<string, unknown>;
+  if (!text(origin) || typeof notice !== 'object' || notice === null) return null;
+  const n = notice as Record<string, unknown>;
+  const valid =
+    (n.kind === 'generation' &&
+      text(n.tenantId) &&
+      (n.generation === null || count(n.generation))) ||
+    (n.kind === 'packages' && text(n.tenantId) && names(n.names) && count(n.seq)) ||
+    (n.kind === 'forget' &&
+      (n.cache === 'tenant-host' || n.cache === 'tenant-plan') &&
+      text(n.key));
+  return valid ? { origin, notice: n as Notice } : null;
 }
 
 /**
@@ -73,12 +83,12 @@ export function parseBump(
  * (exactly once, whether Redis works or not) and is published on the Redis channel
  * `${prefix}events`; events other processes publish there reach this process's listeners too.
  * Each bus tags its messages with its own id and ignores them when they come back.
- * It also carries cache generation bumps between nodes (a `GenerationSignal`).
+ * It also carries cache notices between nodes (`RemoteNotices`, src/infra/peers.ts).
  */
-export class RedisEventBus implements EventBus, GenerationSignal {
+export class RedisEventBus implements EventBus, RemoteNotices {
   readonly channel: string;
-  readonly bumpChannel: string;
-  private readonly bumpListeners = new Set<BumpListener>();
+  readonly noticeChannel: string;
+  private readonly noticeListeners = new Set<NoticeListener>();
   private readonly instanceId = randomUUID();
   private readonly listeners = new Set<EventListener>();
   private readonly pub: Redis;
@@ -91,7 +101,7 @@ export class RedisEventBus implements EventBus, GenerationSignal {
 
   constructor(options: RedisEventBusOptions) {
     this.channel = `${options.prefix}events`;
-    this.bumpChannel = `${options.prefix}cache-generations`;
+    this.noticeChannel = `${options.prefix}notices`;
     this.onError = options.onError ?? (() => undefined);
     // Publishing is fire-and-forget: a command waiting for a down server fails after one retry.
     this.pub = new Redis(options.url, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
@@ -108,14 +118,14 @@ export class RedisEventBus implements EventBus, GenerationSignal {
       });
     }
     this.sub.on('ready', () => {
-      this.sub.subscribe(this.channel, this.bumpChannel).then(
+      this.sub.subscribe(this.channel, this.noticeChannel).then(
         () => this.markSubscribed(),
         (err: unknown) => this.report(asError(err)),
       );
     });
     this.sub.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.receive(message);
-      else if (channel === this.bumpChannel) this.receiveBump(message);
+      else if (channel === this.noticeChannel) this.receiveNotice(message);
     });
   }
 
@@ -142,17 +152,19 @@ export class RedisEventBus implements EventBus, GenerationSignal {
     };
   }
 
-  sendBump(tenantId: string, generation: number): void {
+  sendNotice(notice: Notice): void {
     if (this.closed) return;
-    const payload = JSON.stringify({ origin: this.instanceId, tenantId, generation });
-    this.pub.publish(this.bumpChannel, payload).catch((err: unknown) => this.report(asError(err)));
+    const payload = JSON.stringify({ origin: this.instanceId, notice });
+    this.pub
+      .publish(this.noticeChannel, payload)
+      .catch((err: unknown) => this.report(asError(err)));
   }
 
-  onRemoteBump(listener: BumpListener): () => void {
-    const entry: BumpListener = (tenantId, generation) => listener(tenantId, generation);
-    this.bumpListeners.add(entry);
+  onRemoteNotice(listener: NoticeListener): () => void {
+    const entry: NoticeListener = (notice) => listener(notice);
+    this.noticeListeners.add(entry);
     return () => {
-      this.bumpListeners.delete(entry);
+      this.noticeListeners.delete(entry);
     };
   }
 
@@ -173,7 +185,7 @@ export class RedisEventBus implements EventBus, GenerationSignal {
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
-    this.bumpListeners.clear();
+    this.noticeListeners.clear();
     await Promise.all([this.pub, this.sub].map(closeConnection));
   }
 
@@ -183,12 +195,12 @@ export class RedisEventBus implements EventBus, GenerationSignal {
     this.deliver(envelope.event);
   }
 
-  private receiveBump(message: string): void {
-    const bump = parseBump(message);
-    if (!bump || bump.origin === this.instanceId) return;
-    for (const listener of [...this.bumpListeners]) {
+  private receiveNotice(message: string): void {
+    const parsed = parseNotice(message);
+    if (!parsed || parsed.origin === this.instanceId) return;
+    for (const listener of [...this.noticeListeners]) {
       try {
-        listener(bump.tenantId, bump.generation);
+        listener(parsed.notice);
       } catch (err) {
         this.onError(asError(err));
       }
@@ -235,8 +247,8 @@ async function closeConnection(conn: Redis): Promise<void> {
   conn.disconnect();
 }
 
-/** The generation fast path a bus offers across nodes, if any (the Redis bus does). */
-export function generationSignalOf(bus: EventBus): GenerationSignal | undefined {
+/** The way to other nodes a bus offers for cache notices, if any (the Redis bus does). */
+export function remoteNoticesOf(bus: EventBus): RemoteNotices | undefined {
   return bus instanceof RedisEventBus ? bus : undefined;
 }
 

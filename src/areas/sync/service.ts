@@ -3,7 +3,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { transact } from '../../unit-of-work.js';
 import { nowIso } from '../../context.js';
 import { findReadme, listRefs, mirrorRepository } from '../../infra/git/index.js';
-import { assertPublicGitHost } from '../../infra/git/host-guard.js';
+import { assertRepositoryAllowed } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { rebuildPackageMetadata } from '../../composer/metadata.js';
 import { listVersions } from '../packages/store.js';
@@ -42,9 +42,7 @@ export class SyncService {
   }> {
     const timeoutMs = this.deps.config.gitTimeoutMs;
     const dir = this.mirrorDir(pkg);
-    const pin = this.deps.config.blockPrivateGitHosts
-      ? await assertPublicGitHost(pkg.repository_url)
-      : null;
+    const pin = await assertRepositoryAllowed(pkg.repository_url, this.deps.config);
     const credentials = await this.credentials.resolve(pkg.tenant_id, pkg.repository_url);
     await mirrorRepository(pkg.repository_url, dir, { timeoutMs, credentials, pin });
     const refs = await listRefs(dir, { timeoutMs });

@@ -30,10 +30,10 @@ const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 /**
  * The platform API of the Cloud edition (decisions.md 9 and 13): tenants, their plans and
- * status. `onChange` tells this node's host resolver to forget a subdomain at once.
+ * status. A change makes every process of the serve forget what it knew of the tenant's host
+ * (and plan) before the call answers; other nodes within their second of trust.
  */
 export class TenantService {
-  onChange: (subdomain: string) => void = () => {};
   /** Bandwidth and storage figures (the Composer surface's meter), set once services exist. */
   usage: Pick<UsageService, 'figures' | 'limits' | 'flush'> | null = null;
 
@@ -41,6 +41,10 @@ export class TenantService {
     private readonly deps: Deps,
     private readonly tasks: TaskService,
   ) {}
+
+  private hostChanged(subdomain: string): Promise<void> {
+    return this.deps.peers.everywhere({ kind: 'forget', cache: 'tenant-host', key: subdomain });
+  }
 
   private get plans() {
     return this.deps.config.cloud.plans;
@@ -118,7 +122,7 @@ export class TenantService {
       if (isUniqueViolation(err)) throw conflict(`The subdomain ${subdomain} is taken`);
       throw err;
     }
-    this.onChange(subdomain);
+    await this.hostChanged(subdomain);
     return { tenant, ownerToken };
   }
 
@@ -136,9 +140,9 @@ export class TenantService {
       })
       .where('id', '=', id)
       .execute();
-    this.onChange(row.subdomain);
+    await this.hostChanged(row.subdomain);
     if (patch.plan !== undefined && patch.plan !== row.plan) {
-      this.usage?.limits.forget(id);
+      await this.deps.peers.everywhere({ kind: 'forget', cache: 'tenant-plan', key: id });
       // A smaller plan can put use past a threshold at once.
       await raiseUsageNotifications(this.deps, id, USAGE_METRICS);
     }
@@ -156,7 +160,7 @@ export class TenantService {
       .set({ status: 'deleted', updated_at: nowIso() })
       .where('id', '=', id)
       .execute();
-    this.onChange(row.subdomain);
+    await this.hostChanged(row.subdomain);
     await this.tasks.enqueue(platformCtx, TENANT_REMOVE_TASK, { tenant_id: id }, `tenant:${id}`);
   }
 

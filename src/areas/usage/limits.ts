@@ -44,7 +44,7 @@ function archiveLimitsFrom(deps: Pick<Deps, 'config'>, plan: PlanLimits | null):
   return { bandwidth: plan.bandwidth_bytes ?? 0, storage: plan.storage_bytes ?? 0 };
 }
 
-/** How long a node trusts a tenant's plan it read; a plan change reaches every node within it. */
+/** How long a node trusts a tenant's plan it read; a plan change reaches other nodes within it. */
 const TRUST_MS = 1000;
 const MAX_KNOWN = 10_000;
 
@@ -55,7 +55,12 @@ const MAX_KNOWN = 10_000;
 export class TenantLimitsCache {
   private readonly known = new Map<string, { at: number; plan: PlanLimits | null }>();
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db'>) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'peers'>) {
+    // A plan change anywhere in this serve reaches this cache before the change answers.
+    deps.peers.on('forget', ({ cache, key }) => {
+      if (cache === 'tenant-plan') this.forget(key);
+    });
+  }
 
   /** The tenant's plan limits in Cloud; null elsewhere. */
   async plan(tenantId: string): Promise<PlanLimits | null> {

@@ -107,23 +107,32 @@ export type Lookup = (host: string) => Promise<{ address: string }[]>;
 
 const systemLookup: Lookup = (host) => dns.lookup(host, { all: true, verbatim: true });
 
+/** True for a repository on the server's own disk: `file://…` or an absolute path. */
+export function isLocalRepository(url: string): boolean {
+  const scheme = URL_FORM.exec(url)?.[1]?.toLowerCase();
+  return scheme === undefined ? url.startsWith('/') : scheme === 'file';
+}
+
 /**
- * Refuses a repository whose host is, or resolves to, a non-public address (BLOCK_PRIVATE_GIT_HOSTS).
- * Every address the name resolves to must be public; the error text is the same whatever the
- * reason, so it tells nothing about the server's networks. For an HTTP(S) URL it returns the
- * checked address to pin (mirror.ts), so git cannot resolve the name again to somewhere else;
- * ssh resolves the name itself (docs/configuration.md says so).
+ * Refuses a repository on a network host that is, or resolves to, a non-public address
+ * (BLOCK_PRIVATE_GIT_HOSTS); the refusal names the host. Local repositories (`file://`, absolute
+ * paths) have no host to check: ALLOW_LOCAL_REPOSITORIES alone governs them
+ * (`assertRepositoryAllowed`), so they pass here. Every address the name resolves to must be
+ * public. For an HTTP(S) URL it returns the checked address to pin (mirror.ts), so git cannot
+ * resolve the name again to somewhere else; ssh resolves the name itself (docs/configuration.md
+ * says so).
  */
 export async function assertPublicGitHost(
   url: string,
   lookup: Lookup = systemLookup,
 ): Promise<PinnedHost | null> {
-  const refused = () =>
-    new GitError(`Repository unreachable: ${url} (hosts on private networks are not allowed)`, {
+  if (isLocalRepository(url)) return null;
+  const host = gitHostOf(url);
+  if (host === null) {
+    throw new GitError(`Repository unreachable: ${url} (it names no host)`, {
       kind: 'unreachable',
     });
-  const host = gitHostOf(url);
-  if (host === null) throw refused();
+  }
   let addresses: { address: string }[];
   try {
     addresses = net.isIP(host) ? [{ address: host }] : await lookup(host);
@@ -131,9 +140,34 @@ export async function assertPublicGitHost(
     throw new GitError(`Repository unreachable: ${url}`, { kind: 'unreachable' });
   }
   if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address))) {
-    throw refused();
+    throw new GitError(
+      `Repository unreachable: ${url} (the host ${host} is on a private network; ` +
+        'hosts on private networks are not allowed)',
+      { kind: 'unreachable' },
+    );
   }
   return pinFor(url, host, addresses[0]!.address);
+}
+
+/**
+ * What a sync checks before it fetches: a local repository only when ALLOW_LOCAL_REPOSITORIES is
+ * on (whatever BLOCK_PRIVATE_GIT_HOSTS says), a network host with `assertPublicGitHost` when
+ * BLOCK_PRIVATE_GIT_HOSTS is on. Returns the address to pin, if any.
+ */
+export async function assertRepositoryAllowed(
+  url: string,
+  settings: { allowLocalRepositories: boolean; blockPrivateGitHosts: boolean },
+  lookup: Lookup = systemLookup,
+): Promise<PinnedHost | null> {
+  if (isLocalRepository(url)) {
+    if (settings.allowLocalRepositories) return null;
+    throw new GitError(
+      `Repository unreachable: ${url} (repositories on the server itself are not allowed: ` +
+        'ALLOW_LOCAL_REPOSITORIES is off)',
+      { kind: 'unreachable' },
+    );
+  }
+  return settings.blockPrivateGitHosts ? assertPublicGitHost(url, lookup) : null;
 }
 
 function pinFor(url: string, host: string, address: string): PinnedHost | null {
