@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
+import { TEST_REDIS_URL, basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
 import { loadConfig, ConfigError } from '../config.js';
@@ -109,7 +109,7 @@ describe('failed authentications with REDIS_URL', () => {
     const shared = {
       WORKER: 'off',
       AUTH_FAILURE_LIMIT: '3',
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: `packyard-test-${crypto.randomBytes(6).toString('hex')}:`,
     };
     const nodeA = await createTestApp(shared);
