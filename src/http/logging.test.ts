@@ -77,6 +77,41 @@ describe('request logging', () => {
     for (const secret of [...secrets, 'wrong-token-abcdef']) expect(text).not.toContain(secret);
   });
 
+  it('never logs a credential sent in the URL, and keeps the rest of the URL', async () => {
+    lines = [];
+    const token = 'pkt_0123456789abcdefghijABCDEFGHIJ012345';
+    const team = 'cma_0123456789abcdefghijABCDEFGHIJ012345';
+    const res = await app.inject({ url: `/p2/acme/hello.json?token=${token}` });
+    expect(res.statusCode).toBe(401);
+    await app.inject({ url: `/api/v1/customers?page=2&access_token=${team}&sig=abc123def` });
+    await app.inject({ url: `/packages.json?password=hunter2&per_page=5` });
+    await app.inject({ url: `/p2/${token}/x.json` });
+    const text = lines.join('\n');
+    for (const secret of [token, team, 'abc123def', 'hunter2', '0123456789abcdefghij']) {
+      expect(text).not.toContain(secret);
+    }
+    const urls = logged()
+      .map((e) => (e.req as { url?: string } | undefined)?.url)
+      .filter((url) => url !== undefined);
+    expect(urls).toEqual([
+      '/p2/acme/hello.json?token=[redacted]',
+      '/api/v1/customers?page=2&access_token=[redacted]&sig=[redacted]',
+      '/packages.json?password=[redacted]&per_page=5',
+      '/p2/pkt_[redacted]/x.json',
+    ]);
+  });
+
+  it('redacts URL credentials inside logged errors', async () => {
+    lines = [];
+    app.log.error(
+      { err: new Error('fetch https://bob:s3cr3t@git.example.test/a.git?token=t0k3n failed') },
+      'sync failed',
+    );
+    const text = lines.join('\n');
+    for (const secret of ['s3cr3t', 'bob:', 't0k3n']) expect(text).not.toContain(secret);
+    expect(text).toContain('https://[redacted]@git.example.test/a.git?token=[redacted] failed');
+  });
+
   it('redacts secrets even when code logs headers or bodies carrying them', async () => {
     lines = [];
     app.log.info(

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { REDACT_PATHS } from '../infra/logger.js';
+import { REDACT_PATHS, serializeError } from '../infra/logger.js';
+import { redactUrl } from '../infra/redact-url.js';
 
 export type LoggerOption = FastifyServerOptions['logger'];
 
@@ -17,9 +18,32 @@ export function withRedaction(logger: LoggerOption): LoggerOption {
     : base.redact && 'paths' in base.redact
       ? base.redact.paths
       : [];
+  const serializers = base.serializers ?? {};
+  const req = serializers.req ?? serializeRequest;
   return {
     ...base,
     redact: { paths: [...new Set([...REDACT_PATHS, ...extra])], censor: '[redacted]' },
+    serializers: {
+      ...serializers,
+      // The URL's credentials out of every request line, whoever serializes the rest.
+      req: (request: FastifyRequest) => {
+        const out = req(request);
+        return out.url === undefined ? out : { ...out, url: redactUrl(out.url) };
+      },
+      err: serializers.err ?? serializeError,
+    },
+  };
+}
+
+/** Fastify's own request serializer (fastify/lib/logger-pino.js), whose `url` is redacted above. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url,
+    version: request.headers['accept-version'] as string | undefined,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
   };
 }
 

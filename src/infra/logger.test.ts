@@ -20,4 +20,18 @@ describe('the logger of background work', () => {
     expect(entry.connection).toEqual({ token: '[redacted]', secret: '[redacted]' });
     expect(lines[0]).not.toContain('gho_secret');
   });
+
+  it('redacts URL credentials inside logged errors (a sync error quoting its repository)', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const err = new Error('git fetch https://x-access-token:ghs_secret@github.com/a/b.git failed');
+    createLogger('info', sink).error({ err, task: 't1' }, 'task failed');
+    expect(lines.join('')).not.toContain('ghs_secret');
+    expect(lines.join('')).toContain('https://[redacted]@github.com/a/b.git failed');
+  });
 });

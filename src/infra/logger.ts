@@ -1,5 +1,6 @@
-import { pino } from 'pino';
-import type { BaseLogger } from 'pino';
+import { pino, stdSerializers } from 'pino';
+import type { BaseLogger, SerializedError } from 'pino';
+import { redactUrl } from './redact-url.js';
 
 /**
  * Paths pino must never print. Fastify logs no headers and no bodies by default, and nothing here
@@ -20,6 +21,24 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
+/** Every string of a serialized error (message, stack, cause…) with URL credentials redacted. */
+function redactStrings(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redactUrl(value);
+  if (depth === 0 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redactStrings(item, depth - 1);
+  return out;
+}
+
+/**
+ * pino's error serializer, then credentials out of any URL in it (redact-url.ts): an error's
+ * message may quote the URL it failed on, and paths cannot reach inside a string.
+ */
+export function serializeError(err: Error): SerializedError {
+  return redactStrings(stdSerializers.err(err), 4) as SerializedError;
+}
+
 /** What services log through: pino's levels, secrets redacted like the request logs. */
 export type Logger = BaseLogger;
 
@@ -28,6 +47,10 @@ export type Logger = BaseLogger;
  * lines on stdout like the request logs. `silent` in tests unless one asks for output.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
