@@ -2,6 +2,7 @@ import http from 'node:http';
 import Fastify from 'fastify';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from './errors.js';
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -153,6 +154,9 @@ export async function buildApp({
     });
   });
 
+  // JSON answers of the API compressed per request; Composer metadata arrives already gzipped
+  // (compressed once in the response cache), archives are zips and static files precompressed.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Packyard admin API', version: '1.0.0' },

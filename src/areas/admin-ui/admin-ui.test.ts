@@ -80,6 +80,25 @@ describe('the admin UI at /admin', () => {
     expect(missing.json().code).toBe('NOT_FOUND');
   });
 
+  it('sends the copies compressed at build time, never compressing per request', async () => {
+    const asset = fs.readdirSync(path.join(WEB_DIST, 'assets')).find((f) => f.endsWith('.js'))!;
+    const file = path.join(WEB_DIST, 'assets', asset);
+    for (const [accept, encoding, copy] of [
+      ['gzip, deflate, br, zstd', 'br', `${file}.br`],
+      ['gzip, deflate', 'gzip', `${file}.gz`],
+      ['identity', undefined, file],
+    ] as const) {
+      const res = await t.app.inject({
+        url: `/admin/assets/${asset}`,
+        headers: { 'accept-encoding': accept },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.rawPayload.equals(fs.readFileSync(copy))).toBe(true);
+      expect(res.headers['cache-control']).toContain('immutable');
+    }
+  });
+
   it('is not in the OpenAPI document and leaves the API untouched', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
     expect(Object.keys(doc.paths).some((p: string) => p.startsWith('/admin'))).toBe(false);

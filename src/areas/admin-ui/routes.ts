@@ -69,6 +69,8 @@ export async function adminUiRoutes(app: App, opts: { dist?: string } = {}): Pro
     wildcard: false,
     index: false,
     decorateReply: true,
+    // The build writes .br and .gz copies beside each file (scripts/web-build.ts): sent as they are.
+    preCompressed: true,
     setHeaders: (res, file) => {
       const immutable = file.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

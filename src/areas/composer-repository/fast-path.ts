@@ -3,7 +3,7 @@ import { digest } from '../../infra/crypto.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { customerSecret } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
-import { isFresh } from './response-cache.js';
+import { acceptsGzip, gzipped, isFresh } from './response-cache.js';
 import type { RenderedDocument, ResponseCache } from './response-cache.js';
 import type { FastPathGate } from '../../http/rate-limit.js';
 
@@ -21,8 +21,14 @@ function answer(
   doc: RenderedDocument,
   headers: (string | number)[],
 ): void {
+  const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipped(doc) : null;
+  headers.push('etag', gzip ? gzip.etag : doc.etag, 'vary', 'Accept-Encoding');
   if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
     res.writeHead(304, headers).end();
+  } else if (gzip) {
+    headers.push('content-type', 'application/json', 'content-encoding', 'gzip');
+    headers.push('content-length', gzip.body.length);
+    res.writeHead(200, headers).end(gzip.body);
   } else {
     headers.push('content-type', 'application/json', 'content-length', doc.body.length);
     res.writeHead(200, headers).end(doc.body);
@@ -58,7 +64,7 @@ export function createP2FastPath(
     const doc = cache.hit(tenantId, secretDigest, url);
     if (!doc) return false;
     // Counted against the Composer rate limit like routed requests (src/http/rate-limit.ts).
-    const headers: (string | number)[] = ['last-modified', doc.lastModified, 'etag', doc.etag];
+    const headers: (string | number)[] = ['last-modified', doc.lastModified];
     const verdict = rateLimit ? rateLimit(secretDigest, res, headers) : 'pass';
     fastPath.hits++;
     // With Redis, a token this node has not heard about lately is counted first (one round trip).

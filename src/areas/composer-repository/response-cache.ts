@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import type { CacheGeneration } from '../../infra/cache-generation.js';
 
 /** A rendered metadata answer: what the route sends, and what makes it conditional. */
@@ -12,6 +13,40 @@ export interface RenderedDocument {
   lastModified: string;
   /** Called each time the cached answer is served again (the proxy counts its cache hits). */
   onServe?: () => void;
+  /** The body gzipped, made once (`gzipped`) and kept beside it; its own ETag. */
+  gzip?: Buffer;
+  gzipEtag?: string;
+}
+
+/**
+ * The document's gzip form, compressed once per document (when it enters the cache) and kept with
+ * it, so no request ever pays for compression. Level 9, as `gzip -9` for nginx's gzip_static.
+ */
+export function gzipped(doc: RenderedDocument): { body: Buffer; etag: string } {
+  if (!doc.gzip || !doc.gzipEtag) {
+    doc.gzip = zlib.gzipSync(doc.body, { level: 9 });
+    // A strong ETag names one representation (RFC 9110 8.8.3): the gzip form gets its own.
+    doc.gzipEtag = `${doc.etag.slice(0, -1)}-gz"`;
+  }
+  return { body: doc.gzip, etag: doc.gzipEtag };
+}
+
+/**
+ * Whether an Accept-Encoding header accepts gzip. Composer (curl) sends a plain list such as
+ * `deflate, gzip, br, zstd`; weights are read only when the header has any.
+ */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  if (!/q=/i.test(header)) return /gzip|\*/i.test(header);
+  let star = false;
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const accepted = q === undefined || Number(q.slice(2)) > 0;
+    if (name === 'gzip' || name === 'x-gzip') return accepted;
+    if (name === '*') star = accepted;
+  }
+  return star;
 }
 
 /** The package a p2 answer is about, and its own generation when computed. */
@@ -48,10 +83,12 @@ export function isFresh(
   doc: RenderedDocument,
 ): boolean {
   // `*` matches any current representation (RFC 9110 13.1.2).
+  // Either representation's ETag validates: both encode the same document.
   if (ifNoneMatch)
-    return ifNoneMatch
-      .split(',')
-      .some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === doc.etag);
+    return ifNoneMatch.split(',').some((t) => {
+      const tag = t.trim();
+      return tag === '*' || tag.replace(/^W\//, '').replace(/-gz"$/, '"') === doc.etag;
+    });
   if (ifModifiedSince === undefined) return false;
   const since = Date.parse(ifModifiedSince);
   return !Number.isNaN(since) && since >= doc.lastModifiedMs;
@@ -174,7 +211,9 @@ export class ResponseCache {
   ): void {
     if (this.documentCount >= MAX_DOCUMENTS) this.forgetAll();
     if (!audience.documents.has(path)) this.documentCount += 1;
-    audience.documents.set(path, { ...doc, generation, pkg, validUntil: earliest(validUntil) });
+    const entry: Entry = { ...doc, generation, pkg, validUntil: earliest(validUntil) };
+    gzipped(entry);
+    audience.documents.set(path, entry);
   }
 
   /** Tokens point into audiences: both tables start again together. */

@@ -10,7 +10,7 @@ import { digest } from '../../infra/crypto.js';
 import { CUSTOMER_TOKEN_PREFIX } from '../auth/service.js';
 import type { CustomerPrincipal } from '../auth/service.js';
 import type { PackageDocument } from './service.js';
-import { isFresh, render } from './response-cache.js';
+import { acceptsGzip, gzipped, isFresh, render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
 import { p2Path } from './fast-path.js';
 
@@ -21,10 +21,15 @@ function sendRendered(
   reply: FastifyReply,
   doc: RenderedDocument,
 ): FastifyReply {
-  reply.header('last-modified', doc.lastModified).header('etag', doc.etag);
+  const gzip = acceptsGzip(request.headers['accept-encoding']) ? gzipped(doc) : null;
+  reply
+    .header('last-modified', doc.lastModified)
+    .header('etag', gzip ? gzip.etag : doc.etag)
+    .header('vary', 'Accept-Encoding');
   const { 'if-none-match': inm, 'if-modified-since': ims } = request.headers;
   if (isFresh(inm, ims, doc)) return reply.code(304).send();
-  return reply.header('content-type', 'application/json').send(doc.body);
+  reply.header('content-type', 'application/json');
+  return gzip ? reply.header('content-encoding', 'gzip').send(gzip.body) : reply.send(doc.body);
 }
 
 /** The Composer v2 repository: root, p2 metadata, archives, notify-batch. */
