@@ -7,6 +7,7 @@ import { ensureAdminToken } from './areas/auth/admin-token.js';
 import type { Logger } from './infra/logger.js';
 import { relayClusterCounters } from './infra/cluster-counter.js';
 import { relayPeers } from './infra/peers.js';
+import { answerClusterMetrics } from './http/metrics-cluster.js';
 
 /** What the primary prepared before forking, for the start-up banner. */
 export interface Prepared {
@@ -43,6 +44,7 @@ export async function runPrimary(
   relayClusterCounters();
   // Each process's after-commit notices reach the others before its write answers.
   relayPeers(log);
+  answerClusterMetrics();
   const wanted = config.webConcurrency;
   let stopping = false;
   let started = 0;

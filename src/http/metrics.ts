@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { unscoped } from '../infra/db/tenant-scope.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Aggregator } from 'prom-client';
 import type { App } from './app-types.js';
 import type { Services } from '../services.js';
-import { unauthorized } from '../errors.js';
+import { forbidden, unauthorized } from '../errors.js';
+import { clusterMetricsText, primaryAnswersMetrics, shareWithPrimary } from './metrics-cluster.js';
 
 export interface MetricsOptions {
   /** Also export process_* and nodejs_* metrics (CPU, memory, event loop). Off in tests. */
@@ -14,9 +17,25 @@ export interface MetricsOptions {
 /** Requests that matched no route share one label, so scanners cannot blow up cardinality. */
 const UNMATCHED = '<unmatched>';
 
+/** 127.0.0.0/8 and ::1, IPv4-mapped forms included (BlockList matches ::ffff:127.x as IPv4). */
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** True for a loopback address; anything that is not an IP address (a forged header) is not. */
+export function isLoopback(ip: string | undefined): boolean {
+  const family = net.isIP(ip ?? '');
+  return family !== 0 && LOOPBACK.check(ip ?? '', family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /**
  * Prometheus metrics for one app instance, in a registry of its own (never prom-client's global
  * default), so any number of apps in one process keep separate figures.
+ *
+ * In a `packyard serve` cluster (WEB_CONCURRENCY > 1) the primary merges every process's registry
+ * (metrics-cluster.ts) by each metric's `aggregator`: prom-client's default `sum` for counters and
+ * histograms (the serve's total, which never goes down while its processes live); the gauges
+ * below say their own.
  */
 export function createMetrics(
   services: Services,
@@ -25,7 +44,16 @@ export function createMetrics(
 ) {
   const { db, events } = services.deps;
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics) {
+    // prom-client's aggregators for its process metrics stand: CPU, memory, handles summed (the
+    // serve's use; open and max file descriptors both summed, so their ratio stays a ratio); event
+    // loop lag averaged, its min and max as such; the version `first`. It omits the start time:
+    // `max` keeps it, and it moves when any process (re)starts, which is exactly when the summed
+    // counters lose that process's counts.
+    collectDefaultMetrics({ register: registry });
+    const started = registry.getSingleMetric('process_start_time_seconds');
+    if (started) (started as unknown as { aggregator: Aggregator }).aggregator = 'max';
+  }
 
   const requests = new Counter({
     name: 'packyard_http_requests_total',
@@ -66,6 +94,8 @@ export function createMetrics(
     help: 'Unix time of the last sync finished in this process, by status',
     labelNames: ['status'] as const,
     registers: [registry],
+    // Over a cluster: the last sync of any process (a sum of timestamps means nothing).
+    aggregator: 'max',
   });
   const syncDuration = new Histogram({
     name: 'packyard_sync_duration_seconds',
@@ -85,6 +115,8 @@ export function createMetrics(
     help: 'Background tasks in the database by status (pending = queue depth), all tenants',
     labelNames: ['status'] as const,
     registers: [registry],
+    // Every process reads the same shared table: over a cluster any one answer is the figure.
+    aggregator: 'first',
     async collect() {
       const rows = await unscoped(db, 'the task gauge counts every tenant’s tasks')
         .selectFrom('tasks')
@@ -97,6 +129,7 @@ export function createMetrics(
     },
   });
 
+  const unshare = shareWithPrimary(registry);
   const unsubscribe = events.subscribe((event) => {
     if (event.type === 'package.synced') {
       syncs.inc({ status: event.status });
@@ -123,7 +156,10 @@ export function createMetrics(
       duration.observe(labels, reply.elapsedTime / 1000);
     },
 
-    /** GET /metrics, guarded by METRICS_TOKEN when it is set. */
+    /**
+     * GET /metrics: with METRICS_TOKEN set, its bearer token from anywhere; without it, loopback
+     * callers only (`request.ip`, so TRUST_PROXY applies). In a cluster, the whole serve's figures.
+     */
     routes(token: string | null) {
       const expected = token ? Buffer.from(`Bearer ${token}`) : null;
       return async (app: App): Promise<void> => {
@@ -132,14 +168,21 @@ export function createMetrics(
             const given = Buffer.from(request.headers.authorization ?? '');
             const ok = given.length === expected.length && crypto.timingSafeEqual(given, expected);
             if (!ok) throw unauthorized('GET /metrics needs the METRICS_TOKEN bearer token');
+          } else if (!isLoopback(request.ip)) {
+            throw forbidden(
+              'GET /metrics answers loopback addresses only; set METRICS_TOKEN to scrape from elsewhere',
+            );
           }
-          const text = await registry.metrics();
+          const text = primaryAnswersMetrics()
+            ? await clusterMetricsText()
+            : await registry.metrics();
           return reply.type(registry.contentType).send(text);
         });
       };
     },
 
     close(): void {
+      unshare();
       unsubscribe();
       registry.clear();
     },
