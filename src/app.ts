@@ -44,6 +44,7 @@ import { hostAppRoutes, hostAppSetupRoutes } from './areas/hostapp/routes.js';
 import { webhookDeliveryRoutes } from './areas/webhooks/deliveries-routes.js';
 import { adminUiRoutes } from './areas/admin-ui/routes.js';
 import { sessionRoutes } from './areas/admin-ui/session-routes.js';
+import { rootRedirectRoutes } from './areas/admin-ui/root-redirect.js';
 import { versionPreviewRoutes } from './areas/packages/preview-routes.js';
 import { distProxyRoutes } from './areas/proxy/dist-routes.js';
 import { proxyRoutes } from './areas/proxy/routes.js';
@@ -190,6 +191,7 @@ export async function buildApp({
   await app.register(hostAppSetupRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(adminUiRoutes);
+  await app.register(rootRedirectRoutes);
   if (tenants) {
     const platform = services.tenants;
     // A tenant changed in any process of this serve: this one forgets its host before it answers.
