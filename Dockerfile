@@ -1,7 +1,7 @@
-# Packyard: the built admin UI and the server (TypeScript run by tsx) on Node 20, unprivileged.
+# Packyard: the built admin UI and the server (TypeScript run by tsx) on Node 22 (an LTS line still supported; the project runs on Node 20.19 or later), unprivileged.
 # Build: docker build -t packyard .   Run: see compose.yaml and docs/deployment.md.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 normally installs a prebuilt binary; the compilers are for when none fits.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
@@ -13,7 +13,7 @@ COPY . .
 # The admin UI (web/, a workspace) is built to web/dist; then only production packages stay.
 RUN npm run build:web && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 # git: syncs clone and archive repositories; ca-certificates: https git hosts, S3, OAuth.
 RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates tini \
     && rm -rf /var/lib/apt/lists/*
