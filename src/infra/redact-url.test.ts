@@ -26,6 +26,9 @@ describe('redactUrl', () => {
     const pkt = 'pkt_0123456789abcdefghijABCDEFGHIJ012345';
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjdXN0In0.c2lnbmF0dXJl';
     expect(redactUrl(`/p2/${pkt}/x.json?${pkt}`)).toBe('/p2/pkt_[redacted]/x.json?pkt_[redacted]');
+    expect(redactUrl('/packages.json?pya_S726w2x8zBULC2fJL5GTut2bH')).toBe(
+      '/packages.json?pya_[redacted]',
+    );
     expect(redactUrl(`/dist/a?x=${jwt}&cma_abcdefgh12`)).toBe(
       '/dist/a?x=[redacted]&cma_[redacted]',
     );

@@ -54,8 +54,8 @@ export function isSecretParameter(name: string): boolean {
 
 /** `name=value` after `?`, `&`, `;` or `#`; the value ends where a URL in text would. */
 const PARAMETER = /([?&;#])([^=&;#?\s"'<>]+)=([^&;#\s"'<>]*)/g;
-/** Packyard's own secrets (customer `pkt_`, team `cma_`) wherever they stand. */
-const PACKYARD_SECRET = /\b(pkt|cma)_[A-Za-z0-9]{6,}/g;
+/** Packyard's own secrets (customer `pkt_`, team `cma_`, generated root `pya_`) wherever they stand. */
+const PACKYARD_SECRET = /\b(pkt|cma|pya)_[A-Za-z0-9]{6,}/g;
 /** A JSON Web Token (customer JWTs authenticate too). */
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 /** `scheme://user:password@` (or a bare token before `@`). */
@@ -64,7 +64,7 @@ const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s"'<>]+@/gi;
 /**
  * `text` (a URL, or any text holding URLs) with credentials replaced by `[redacted]`: the values
  * of query parameters whose name suggests a secret (token, access_token, password, secret, key,
- * signature, sig, code, state, …), any `pkt_…`/`cma_…` value or JWT wherever it stands, and the
+ * signature, sig, code, state, …), any `pkt_…`/`cma_…`/`pya_…` value or JWT wherever it stands, and the
  * user-info of every URL. Everything else is kept as it was.
  */
 export function redactUrl(text: string): string {
