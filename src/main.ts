@@ -9,6 +9,7 @@ import { isClusterProcess, runPrimary, shouldFork } from './cluster.js';
 import { buildWorkerApp } from './http/worker-app.js';
 import { describeStorage, openStorage } from './infra/storage/open.js';
 import { expectedShasums, migrateArchives } from './areas/storage/migrate.js';
+import { proxyBannerLines } from './areas/proxy/banner.js';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -62,6 +63,7 @@ function printBanner(config: Readonly<Config>, describe: string, generated: stri
     `API docs: ${config.baseUrl}/api/docs`,
   ];
   if (config.webConcurrency > 1) lines.push(`Serving with ${config.webConcurrency} processes`);
+  lines.push(...proxyBannerLines(config));
   if (generated) {
     lines.push(
       '',
