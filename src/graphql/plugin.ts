@@ -53,6 +53,8 @@ function extensionsOf(error: GraphQLErrorType, log: FastifyRequest['log'] | unde
   const original = error.originalError;
   if (!original) return { code: 'VALIDATION_ERROR' };
   if (original instanceof GraphQLCodeError) return { code: original.code };
+  // graphql-js's own input coercion (a variable of the wrong shape): the client's error.
+  if (original instanceof GraphQLError) return { code: 'VALIDATION_ERROR' };
   if (original instanceof AppError) {
     return original.details
       ? { code: original.code, details: original.details }
@@ -99,13 +101,36 @@ function formatErrors(
   return { statusCode: 200, response: { data: execution.data ?? null, errors } };
 }
 
-/** A GraphQL-over-HTTP body: anything else is the client's error (400), not INTERNAL_ERROR. */
-function assertGraphqlBody(body: unknown): void {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+/**
+ * A query must be GraphQL text. Mercurius would take any text that parses as JSON for a
+ * ready-made document (`-1`, `{}`) and fail inside graphql-js: the client's error, not ours.
+ */
+function assertGraphqlText(query: unknown): void {
+  if (typeof query !== 'string' || query.trim() === '') throw invalid('query', 'must be a string');
+  let json = true;
+  try {
+    JSON.parse(query);
+  } catch {
+    json = false;
+  }
+  if (json) throw invalid('query', 'must be a GraphQL document');
+}
+
+/** A GraphQL-over-HTTP request: anything else is the client's error (400), not INTERNAL_ERROR. */
+function assertGraphqlRequest(method: string, input: unknown): void {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw invalid('body', 'must be a JSON object with a "query" string');
   }
-  const { query, variables, operationName } = body as Record<string, unknown>;
-  if (typeof query !== 'string' || query.trim() === '') throw invalid('query', 'must be a string');
+  const { query, operationName } = input as Record<string, unknown>;
+  let { variables } = input as Record<string, unknown>;
+  assertGraphqlText(query);
+  if (method === 'GET' && typeof variables === 'string') {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      throw invalid('variables', 'must be a JSON object');
+    }
+  }
   const isObject = typeof variables === 'object' && !Array.isArray(variables);
   if (variables !== undefined && variables !== null && !isObject) {
     throw invalid('variables', 'must be an object');
@@ -159,7 +184,7 @@ export async function graphqlPlugin(app: App): Promise<void> {
     // As on REST: a valid customer token lacks the permission (403); 401 is for bad tokens.
     if (principal.kind !== 'admin') throw forbidden('Customer tokens may not use the GraphQL API');
     const { actor } = principal;
-    if (request.method === 'POST') assertGraphqlBody(request.body);
+    assertGraphqlRequest(request.method, request.method === 'GET' ? request.query : request.body);
     request.actor = actor;
     request.userAgent = request.headers['user-agent'] ?? null;
     request.graphqlCtx = {
