@@ -7,6 +7,7 @@ import { ensureAdminToken } from './areas/auth/admin-token.js';
 import type { Logger } from './infra/logger.js';
 import { relayClusterCounters } from './infra/cluster-counter.js';
 import { relayPeers } from './infra/peers.js';
+import { markServeProcesses } from './infra/serve-processes.js';
 import { answerClusterMetrics } from './http/metrics-cluster.js';
 
 /** What the primary prepared before forking, for the start-up banner. */
@@ -41,6 +42,7 @@ export async function runPrimary(
     await handle.db.destroy();
   }
 
+  markServeProcesses();
   relayClusterCounters();
   // Each process's after-commit notices reach the others before its write answers.
   relayPeers(log);

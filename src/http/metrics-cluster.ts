@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { forkedByServe } from '../infra/serve-processes.js';
 import type { Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import type { Registry } from 'prom-client';
@@ -19,7 +20,6 @@ const ANSWER = 'packyard:metrics-answer';
  * a cluster process ask its primary. Under another primary (pm2's cluster mode) nobody would
  * answer, and every scrape would wait for the timeout.
  */
-const PRIMARY_ANSWERS = 'PACKYARD_CLUSTER_METRICS';
 /**
  * prom-client's clusterMetrics() gives up after 5 s (hard-coded) when a process does not answer;
  * the asking process waits a little longer for the primary's answer, then gives up too, so a
@@ -54,7 +54,6 @@ function isMessage<T extends MetricsRequest | MetricsAnswer>(
  */
 export function answerClusterMetrics(): void {
   if (!cluster.isPrimary) return;
-  process.env[PRIMARY_ANSWERS] = '1';
   // Constructing it adds prom-client's listener for the processes' answers.
   const aggregator = new AggregatorRegistry();
   let running: Promise<string> | null = null;
@@ -81,8 +80,7 @@ export function answerClusterMetrics(): void {
 }
 
 /** True in a process forked by a primary that answers for the cluster's metrics. */
-export const primaryAnswersMetrics = (): boolean =>
-  cluster.isWorker && typeof process.send === 'function' && process.env[PRIMARY_ANSWERS] === '1';
+export const primaryAnswersMetrics = forkedByServe;
 
 let shared: Registry | null = null;
 

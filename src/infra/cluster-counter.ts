@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import { WindowCounter } from './window-counter.js';
+import { forkedByServe } from './serve-processes.js';
 
 /** Counts requests per key in fixed windows: `current` in this window, `ttl` ms until it ends. */
 export interface HitCounter {
@@ -103,7 +104,7 @@ let listening = false;
  * forked, else an ordinary in-process WindowCounter.
  */
 export function windowCounter(name: string, windowMs: number): HitCounter {
-  if (!cluster.isWorker || typeof process.send !== 'function') return new WindowCounter(windowMs);
+  if (!forkedByServe()) return new WindowCounter(windowMs);
   const existing = counters.get(name);
   if (existing) return existing;
   const counter = new ClusterWindowCounter(name, windowMs, (message) =>

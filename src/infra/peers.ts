@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { forkedByServe } from './serve-processes.js';
 import type { Logger } from './logger.js';
 import type { DomainEvent } from './events.js';
 
@@ -78,7 +79,7 @@ export class ProcessPeers implements Peers {
   private readonly handlers = new Map<NoticeKind, Set<(notice: Notice) => void>>();
   private readonly waiting = new Map<number, () => void>();
   private nextId = 1;
-  private readonly inCluster = cluster.isWorker && typeof process.send === 'function';
+  private readonly inCluster = forkedByServe();
   private stopRemote: (() => void) | null = null;
 
   constructor(
