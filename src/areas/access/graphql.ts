@@ -57,10 +57,8 @@ export const accessGraphql: GraphqlPart = {
         ),
       );
       // Documented GraphQL behaviour: each grant is added, or its constraint updated when the
-      // customer already has it (REST POST answers 409 there instead).
-      for (const grant of grants) {
-        await s.access.grant(ctx, customerId, grant, { onExisting: 'update' });
-      }
+      // customer already has it (REST POST answers 409 there instead), all or none.
+      await s.access.grantEach(ctx, customerId, grants);
       return customerOf(await s.customers.get(ctx, customerId));
     }),
     revokePackageAccess: mutation<{ customerId: string; packageName: string }>(

@@ -63,9 +63,9 @@ export async function grantPublic(
   customerId: string,
   name: string,
   constraint: string,
-  onExisting: 'conflict' | 'update',
+  { onExisting, within }: { onExisting: 'conflict' | 'update'; within?: Db },
 ): Promise<{ access: AccessRow; created: boolean }> {
-  const existing = await findPublicGrant(deps.db, ctx.tenantId, customerId, name);
+  const existing = await findPublicGrant(within ?? deps.db, ctx.tenantId, customerId, name);
   if (existing && onExisting === 'conflict') {
     throw conflict(
       `Package ${name} is already granted to customer ${customerId} with constraint ${existing.constraint}`,
@@ -74,24 +74,29 @@ export async function grantPublic(
   const granted_at = existing?.constraint === constraint ? existing.granted_at : nowIso();
   const row = { tenant_id: ctx.tenantId, customer_id: customerId, name, constraint, granted_at };
   try {
-    await transact(deps, ctx, async (tx) => {
-      await forTenant(tx.db, ctx.tenantId)
-        .insertInto('public_grants')
-        .values(row)
-        .onConflict((oc) =>
-          onExisting === 'conflict'
-            ? oc.doNothing()
-            : oc.columns(['customer_id', 'name']).doUpdateSet({ constraint, granted_at }),
-        )
-        .execute();
-      await auditCustomer(tx.db, ctx, 'access.grant', customerId, {
-        package: name,
-        constraint,
-        previous: existing?.constraint ?? null,
-        public: true,
-      });
-      accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
-    });
+    await transact(
+      deps,
+      ctx,
+      async (tx) => {
+        await forTenant(tx.db, ctx.tenantId)
+          .insertInto('public_grants')
+          .values(row)
+          .onConflict((oc) =>
+            onExisting === 'conflict'
+              ? oc.doNothing()
+              : oc.columns(['customer_id', 'name']).doUpdateSet({ constraint, granted_at }),
+          )
+          .execute();
+        await auditCustomer(tx.db, ctx, 'access.grant', customerId, {
+          package: name,
+          constraint,
+          previous: existing?.constraint ?? null,
+          public: true,
+        });
+        accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
+      },
+      { within },
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`Package ${name} is already granted`);
     throw err;

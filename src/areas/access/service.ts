@@ -11,6 +11,7 @@ import * as store from './store.js';
 import type { AccessRow } from './store.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import type { PageWindow } from '../../infra/db/page.js';
+import type { Db } from '../../infra/db/connection.js';
 import { transact } from '../../unit-of-work.js';
 
 import * as collectionAccess from './collection-access.js';
@@ -59,11 +60,23 @@ export class AccessService {
   }
 
   /** `name` when it is a public package grantable by name (PROXY_VISIBILITY=granted), else null. */
-  private async publicName(ctx: Ctx, input: string): Promise<string | null> {
+  private async publicName(db: Db, ctx: Ctx, input: string): Promise<string | null> {
     if (!publicGrantsOn(this.deps.config)) return null;
     const name = input.toLowerCase();
     if (!PACKAGE_NAME_RE.test(name)) return null;
-    return (await findPackageId(this.db, ctx.tenantId, name)) ? null : name;
+    return (await findPackageId(db, ctx.tenantId, name)) ? null : name;
+  }
+
+  /**
+   * GraphQL `grantPackageAccess`: each grant added, or its constraint updated when the customer
+   * already has it, all in one unit of work: one that fails leaves none of them committed.
+   */
+  async grantEach(ctx: Ctx, customerId: string, inputs: GrantInput[]): Promise<void> {
+    await transact(this.deps, ctx, async (tx) => {
+      for (const input of inputs) {
+        await this.grant(ctx, customerId, input, { onExisting: 'update', within: tx.db });
+      }
+    });
   }
 
   /**
@@ -76,19 +89,21 @@ export class AccessService {
     ctx: Ctx,
     customerId: string,
     input: GrantInput,
-    opts: { onExisting: 'conflict' | 'update' },
+    /** `within`: the transaction of a unit this grant joins (`grantEach`). */
+    opts: { onExisting: 'conflict' | 'update'; within?: Db },
   ): Promise<{ access: AccessRow; created: boolean }> {
-    await requireCustomer(this.db, ctx, customerId);
+    const db = opts.within ?? this.db;
+    await requireCustomer(db, ctx, customerId);
     const constraint = (input.constraint ?? DEFAULT_CONSTRAINT).trim();
-    const publicName = await this.publicName(ctx, input.package);
+    const publicName = await this.publicName(db, ctx, input.package);
     if (publicName) {
       const bad = constraintError('constraint', constraint);
       if (bad) throw validationError([bad]);
-      return grantPublic(this.deps, ctx, customerId, publicName, constraint, opts.onExisting);
+      return grantPublic(this.deps, ctx, customerId, publicName, constraint, opts);
     }
     const errors: FieldError[] = [];
     const ids = await collectPackageIds(
-      this.db,
+      db,
       ctx.tenantId,
       [{ name: input.package, field: 'package' }],
       errors,
@@ -98,7 +113,7 @@ export class AccessService {
     if (errors.length > 0) throw validationError(errors);
     const name = input.package.toLowerCase();
     const packageId = ids.get(name) ?? '';
-    const existing = await store.findGrant(this.db, ctx.tenantId, customerId, packageId);
+    const existing = await store.findGrant(db, ctx.tenantId, customerId, packageId);
     if (existing && opts.onExisting === 'conflict')
       throw alreadyGranted(name, customerId, existing.constraint);
     // granted_at moves whenever the grant changes: Last-Modified on the composer side follows it.
@@ -111,18 +126,23 @@ export class AccessService {
       granted_at,
     };
     try {
-      await transact(this.deps, ctx, async (tx) => {
-        const trx = tx.db;
-        // `conflict` never overwrites: a grant that appeared since the check above fails the insert.
-        if (opts.onExisting === 'conflict') await store.insertGrant(trx, row);
-        else await store.upsertGrant(trx, row);
-        await auditCustomer(trx, ctx, 'access.grant', customerId, {
-          package: name,
-          constraint,
-          previous: existing?.constraint ?? null,
-        });
-        accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
-      });
+      await transact(
+        this.deps,
+        ctx,
+        async (tx) => {
+          const trx = tx.db;
+          // `conflict` never overwrites: a grant that appeared since the check above fails the insert.
+          if (opts.onExisting === 'conflict') await store.insertGrant(trx, row);
+          else await store.upsertGrant(trx, row);
+          await auditCustomer(trx, ctx, 'access.grant', customerId, {
+            package: name,
+            constraint,
+            previous: existing?.constraint ?? null,
+          });
+          accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
+        },
+        { within: opts.within },
+      );
     } catch (err) {
       if (opts.onExisting === 'conflict' && isUniqueViolation(err))
         throw alreadyGranted(name, customerId);

@@ -39,6 +39,7 @@ export const POLICY = {
   } satisfies Policy<CustomerService>,
   access: {
     grant: WRITE,
+    grantEach: WRITE,
     replace: WRITE,
     revoke: WRITE,
     grantCollection: WRITE,
