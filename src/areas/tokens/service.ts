@@ -9,8 +9,8 @@ import { signCustomerJwt } from './jwt.js';
 import type { CreateTokenInput, JwtInput } from './schema.js';
 import * as store from './store.js';
 import type { TokenRow } from './store.js';
-import { recordAudit } from '../audit/record.js';
 import { transact } from '../../unit-of-work.js';
+import type { Tx } from '../../unit-of-work.js';
 
 /** A freshly stored token and its plain value, which exists only in this answer. */
 export interface IssuedToken {
@@ -77,31 +77,30 @@ export class TokenService {
       package_scopes: JSON.stringify(normalizeScopes(input.package_scopes ?? [])),
       expires_at: expiresAt,
     };
-    const issued = await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+    return transact(this.deps, ctx, async (tx) => {
       // Which tokens exist, and what each may see, is what Composer answers depend on.
-      accessChanged();
-      const created = await this.issue(ctx, customerId, settings, trx);
-      await this.audit(trx, ctx, 'token.create', customerId, created.row.id, {
+      tx.accessChanged();
+      const created = await this.issue(ctx, customerId, settings, tx.db);
+      await this.audit(tx, 'token.create', customerId, created.row.id, {
         name: settings.name,
         scope: settings.scope,
         package_scopes: JSON.parse(settings.package_scopes) as unknown,
         expires_at: settings.expires_at,
       });
+      this.publish(tx, customerId, 'TOKEN_CREATED');
       return created;
     });
-    this.publish(ctx, customerId, 'TOKEN_CREATED');
-    return issued;
   }
 
   async revoke(ctx: Ctx, customerId: string, id: string): Promise<void> {
     await this.requireCustomer(ctx, customerId);
-    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+    await transact(this.deps, ctx, async (tx) => {
       // Which tokens exist, and what each may see, is what Composer answers depend on.
-      accessChanged();
-      if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
-      await this.audit(trx, ctx, 'token.revoke', customerId, id);
+      tx.accessChanged();
+      if (!(await store.deleteToken(tx.db, ctx.tenantId, customerId, id))) throw notFound('Token');
+      await this.audit(tx, 'token.revoke', customerId, id);
+      this.publish(tx, customerId, 'TOKEN_REVOKED');
     });
-    this.publish(ctx, customerId, 'TOKEN_REVOKED');
   }
 
   /** New value and new id, same name, scope, package scopes and expiry; one transaction. */
@@ -110,61 +109,56 @@ export class TokenService {
     if (old.expires_at && Date.parse(old.expires_at) <= Date.now()) {
       throw conflict('The token has expired; create a new token instead of rotating it');
     }
-    const issued = await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+    return transact(this.deps, ctx, async (tx) => {
       // Which tokens exist, and what each may see, is what Composer answers depend on.
-      accessChanged();
-      if (!(await store.deleteToken(trx, ctx.tenantId, customerId, id))) throw notFound('Token');
-      const created = await this.issue(ctx, customerId, old, trx);
-      await this.audit(trx, ctx, 'token.rotate', customerId, id, { new_id: created.row.id });
+      tx.accessChanged();
+      if (!(await store.deleteToken(tx.db, ctx.tenantId, customerId, id))) throw notFound('Token');
+      const created = await this.issue(ctx, customerId, old, tx.db);
+      await this.audit(tx, 'token.rotate', customerId, id, { new_id: created.row.id });
+      this.publish(tx, customerId, 'TOKEN_REVOKED');
+      this.publish(tx, customerId, 'TOKEN_CREATED');
       return created;
     });
-    this.publish(ctx, customerId, 'TOKEN_REVOKED');
-    this.publish(ctx, customerId, 'TOKEN_CREATED');
-    return issued;
   }
 
   /** Legacy single token: revoke all, then one admin-scope token named `default`. */
   async regenerate(ctx: Ctx, customerId: string): Promise<IssuedToken> {
     await this.requireCustomer(ctx, customerId);
     const settings = { name: 'default', scope: 'admin', package_scopes: '[]', expires_at: null };
-    const { issued, revoked } = await transact(
-      this.deps,
-      ctx,
-      async ({ db: trx, accessChanged }) => {
-        // Which tokens exist, and what each may see, is what Composer answers depend on.
-        accessChanged();
-        const revoked = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
-        const created = await this.issue(ctx, customerId, settings, trx);
-        await this.audit(trx, ctx, 'token.regenerate', customerId, created.row.id, { revoked });
-        return { revoked, issued: created };
-      },
-    );
-    if (revoked > 0) this.publish(ctx, customerId, 'TOKEN_REVOKED');
-    this.publish(ctx, customerId, 'TOKEN_CREATED');
-    return issued;
+    return transact(this.deps, ctx, async (tx) => {
+      // Which tokens exist, and what each may see, is what Composer answers depend on.
+      tx.accessChanged();
+      const revoked = await store.deleteAllTokens(tx.db, ctx.tenantId, customerId);
+      const created = await this.issue(ctx, customerId, settings, tx.db);
+      await this.audit(tx, 'token.regenerate', customerId, created.row.id, { revoked });
+      if (revoked > 0) this.publish(tx, customerId, 'TOKEN_REVOKED');
+      this.publish(tx, customerId, 'TOKEN_CREATED');
+      return created;
+    });
   }
 
   /** Legacy: revoke every token of the customer. */
   async revokeAll(ctx: Ctx, customerId: string): Promise<void> {
     await this.requireCustomer(ctx, customerId);
-    const revoked = await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+    await transact(this.deps, ctx, async (tx) => {
       // Which tokens exist, and what each may see, is what Composer answers depend on.
-      accessChanged();
-      const count = await store.deleteAllTokens(trx, ctx.tenantId, customerId);
-      await this.audit(trx, ctx, 'token.revoke_all', customerId, customerId, { revoked: count });
-      return count;
+      tx.accessChanged();
+      const count = await store.deleteAllTokens(tx.db, ctx.tenantId, customerId);
+      await this.audit(tx, 'token.revoke_all', customerId, customerId, { revoked: count });
+      if (count > 0) this.publish(tx, customerId, 'TOKEN_REVOKED');
     });
-    if (revoked > 0) this.publish(ctx, customerId, 'TOKEN_REVOKED');
   }
 
   async issueJwt(ctx: Ctx, customerId: string, input: JwtInput = {}) {
     const secret = this.deps.config.jwtSecret;
     if (!secret) throw featureNotAvailable('JWT_SECRET is not configured');
     await this.requireCustomer(ctx, customerId);
-    await this.audit(this.db, ctx, 'token.jwt', customerId, customerId, {
-      scope: input.scope ?? 'download',
-      expires_in: input.expires_in ?? DEFAULT_JWT_SECONDS,
-    });
+    await transact(this.deps, ctx, (tx) =>
+      this.audit(tx, 'token.jwt', customerId, customerId, {
+        scope: input.scope ?? 'download',
+        expires_in: input.expires_in ?? DEFAULT_JWT_SECONDS,
+      }),
+    );
     return signCustomerJwt(secret, {
       tenantId: ctx.tenantId,
       customerId,
@@ -199,14 +193,13 @@ export class TokenService {
 
   /** Token entries name the customer too, so its trail is one filter away. */
   private audit(
-    db: Db,
-    ctx: Ctx,
+    tx: Tx,
     action: string,
     customerId: string,
     tokenId: string,
     summary: Record<string, unknown> = {},
   ): Promise<void> {
-    return recordAudit(db, ctx, {
+    return tx.audit({
       action,
       target: { type: 'token', id: tokenId },
       summary: { customer_id: customerId, ...summary },
@@ -219,10 +212,11 @@ export class TokenService {
     }
   }
 
-  private publish(ctx: Ctx, customerId: string, activity: 'TOKEN_CREATED' | 'TOKEN_REVOKED') {
-    this.deps.events.publish({
+  /** Published by the unit of work once it has committed. */
+  private publish(tx: Tx, customerId: string, activity: 'TOKEN_CREATED' | 'TOKEN_REVOKED') {
+    tx.publish({
       type: 'customer.activity',
-      tenantId: ctx.tenantId,
+      tenantId: tx.ctx.tenantId,
       customerId,
       activity,
       package: null,
