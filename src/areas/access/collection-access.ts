@@ -57,7 +57,7 @@ export async function grantCollection(
       constraint,
       granted_at,
     });
-    await auditCustomer(trx, ctx, 'access.grant_collection', customerId, {
+    await auditCustomer(trx, 'access.grant_collection', customerId, {
       collection: collection.slug,
       constraint,
       previous: existing?.constraint ?? null,
@@ -88,7 +88,7 @@ export async function revokeCollection(
     if (!(await cgStore.deleteCollectionGrant(trx, ctx.tenantId, customerId, collection.id))) {
       throw notFound('Collection access');
     }
-    await auditCustomer(trx, ctx, 'access.revoke_collection', customerId, {
+    await auditCustomer(trx, 'access.revoke_collection', customerId, {
       collection: collection.slug,
     });
     const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);

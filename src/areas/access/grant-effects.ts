@@ -3,20 +3,19 @@ import { nowIso } from '../../context.js';
 import { notFound } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
 import type { Tx } from '../../unit-of-work.js';
-import { recordAudit } from '../audit/record.js';
+import { requireUnit } from '../../unit-of-work.js';
 import { customerExists } from './lookups.js';
 
 export type Activity = 'ACCESS_GRANTED' | 'ACCESS_REVOKED';
 
-/** An audit entry about one customer's access. */
+/** An audit entry about one customer's access, in the unit of work `db` belongs to. */
 export function auditCustomer(
   db: Db,
-  ctx: Ctx,
   action: string,
   customerId: string,
   summary: Record<string, unknown>,
 ): Promise<void> {
-  return recordAudit(db, ctx, { action, target: { type: 'customer', id: customerId }, summary });
+  return requireUnit(db).audit({ action, target: { type: 'customer', id: customerId }, summary });
 }
 
 export async function requireCustomer(db: Db, ctx: Ctx, customerId: string): Promise<void> {

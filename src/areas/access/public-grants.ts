@@ -87,7 +87,7 @@ export async function grantPublic(
               : oc.columns(['customer_id', 'name']).doUpdateSet({ constraint, granted_at }),
           )
           .execute();
-        await auditCustomer(tx.db, ctx, 'access.grant', customerId, {
+        await auditCustomer(tx.db, 'access.grant', customerId, {
           package: name,
           constraint,
           previous: existing?.constraint ?? null,
@@ -121,7 +121,7 @@ export async function revokePublic(
       .where('name', '=', name)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('Package access');
-    await auditCustomer(tx.db, ctx, 'access.revoke', customerId, { package: name, public: true });
+    await auditCustomer(tx.db, 'access.revoke', customerId, { package: name, public: true });
     accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [name]);
   });
 }

@@ -134,7 +134,7 @@ export class AccessService {
           // `conflict` never overwrites: a grant that appeared since the check above fails the insert.
           if (opts.onExisting === 'conflict') await store.insertGrant(trx, row);
           else await store.upsertGrant(trx, row);
-          await auditCustomer(trx, ctx, 'access.grant', customerId, {
+          await auditCustomer(trx, 'access.grant', customerId, {
             package: name,
             constraint,
             previous: existing?.constraint ?? null,
@@ -214,7 +214,7 @@ export class AccessService {
         added.push(item.name);
       }
       const removed = gone.map((g) => g.name);
-      await auditCustomer(trx, ctx, 'access.replace', customerId, {
+      await auditCustomer(trx, 'access.replace', customerId, {
         packages: items.map((i) => ({ package: i.name, constraint: i.constraint })),
         changed: added,
         removed,
@@ -237,7 +237,7 @@ export class AccessService {
       if ((await store.deleteGrants(tx.db, ctx.tenantId, customerId, [packageId])) === 0) {
         throw notFound('Package access');
       }
-      await auditCustomer(tx.db, ctx, 'access.revoke', customerId, { package: name });
+      await auditCustomer(tx.db, 'access.revoke', customerId, { package: name });
       accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [name]);
     });
   }

@@ -17,7 +17,6 @@ import type { ReceivedZip } from './received-zip.js';
 import { assertStorageLeft } from '../usage/service.js';
 import { raiseUsageNotifications } from '../usage/notifications.js';
 import { recountStorage } from '../usage/storage-counter.js';
-import { recordAudit } from '../audit/record.js';
 
 /** How many times ARTIFACT_MAX_BYTES a zip may unpack to. */
 export const UNPACK_FACTOR = 10;
@@ -117,7 +116,7 @@ export class ArtifactService {
         await rebuildPackageMetadata(trx, pkg.tenant_id, pkg.id);
         await recountStorage(trx, pkg.tenant_id);
         tx.afterCommit(() => raiseUsageNotifications(this.deps, pkg.tenant_id, ['storage_bytes']));
-        await recordAudit(trx, ctx, {
+        await tx.audit({
           action: 'package.upload',
           target: { type: 'package', id: pkg.name },
           summary: { version: v.version, shasum, size: upload.size },

@@ -7,7 +7,6 @@ import { collectPackageIds, resolvePackageIds, validationError } from '../access
 import type { CreateCollectionInput, UpdateCollectionInput } from './schema.js';
 import * as store from './store.js';
 import type { CollectionRow } from './store.js';
-import { recordAudit } from '../audit/record.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { transact } from '../../unit-of-work.js';
 import type { Tx } from '../../unit-of-work.js';
@@ -55,10 +54,10 @@ export class CollectionService {
       updated_at: now,
     };
     try {
-      await transact(this.deps, ctx, async ({ db: trx }) => {
+      await transact(this.deps, ctx, async ({ db: trx, audit }) => {
         await store.insertCollection(trx, row);
         await store.addMembers(trx, ctx.tenantId, row.id, [...new Set(ids.values())], now);
-        await recordAudit(trx, ctx, {
+        await audit({
           action: 'collection.create',
           target: { type: 'collection', id: row.slug },
           summary: { name: row.name, packages: [...ids.keys()].sort() },
@@ -105,7 +104,7 @@ export class CollectionService {
         name: input.name,
         updated_at: now,
       });
-      await recordAudit(trx, ctx, {
+      await tx.audit({
         action: 'collection.update',
         target: { type: 'collection', id: row.slug },
         summary: { ...input },

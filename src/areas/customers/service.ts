@@ -11,7 +11,6 @@ import { assertTransition, setStatus } from './status.js';
 import type { StatusChange } from './status.js';
 export { CHANGED_MEANWHILE } from './status.js';
 export type { StatusChange, StatusSource } from './status.js';
-import { recordAudit } from '../audit/record.js';
 import type { CustomerRow } from './store.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { applyExpiry, expireOverdueCustomers, isPast } from './expiry.js';
@@ -98,10 +97,10 @@ export class CustomerService {
       updated_at: now,
     };
     try {
-      await transact(this.deps, ctx, async ({ db: trx }) => {
+      await transact(this.deps, ctx, async ({ db: trx, audit }) => {
         await assertCountLeft(this.deps, trx, ctx.tenantId, 'customers');
         await store.insertCustomer(trx, row);
-        await recordAudit(trx, ctx, {
+        await audit({
           action: 'customer.create',
           target: { type: 'customer', id: row.id },
           summary: { name: row.name, email: row.email, external_id: row.external_id },
@@ -126,11 +125,11 @@ export class CustomerService {
       updated_at: nowIso(),
     };
     try {
-      await transact(this.deps, ctx, async ({ db: trx }) => {
+      await transact(this.deps, ctx, async ({ db: trx, audit }) => {
         await store.updateCustomer(trx, ctx.tenantId, id, patch);
         // access_expires_at decides what the customer's tokens may see.
         requireUnit(trx).accessChanged();
-        await recordAudit(trx, ctx, {
+        await audit({
           action: 'customer.update',
           target: { type: 'customer', id },
           summary: { ...input },
@@ -146,10 +145,10 @@ export class CustomerService {
   }
 
   async delete(ctx: Ctx, id: string): Promise<void> {
-    await transact(this.deps, ctx, async ({ db: trx }) => {
+    await transact(this.deps, ctx, async ({ db: trx, audit }) => {
       if (!(await store.deleteCustomer(trx, ctx.tenantId, id))) throw notFound('Customer');
       requireUnit(trx).accessChanged();
-      await recordAudit(trx, ctx, { action: 'customer.delete', target: { type: 'customer', id } });
+      await audit({ action: 'customer.delete', target: { type: 'customer', id } });
     });
   }
 

@@ -18,7 +18,6 @@ import { checkMonorepoPaths, normalizedOrInvalid } from './input.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
-import { recordAudit } from '../audit/record.js';
 import { forgetPrivatePackages } from '../advisories/store.js';
 import { GitError } from '../../infra/git/errors.js';
 import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
@@ -93,7 +92,7 @@ export class PackageService {
       updated_at: now,
     };
     try {
-      await transact(this.deps, ctx, async ({ db: trx }) => {
+      await transact(this.deps, ctx, async ({ db: trx, audit }) => {
         await assertCountLeft(this.deps, trx, ctx.tenantId, 'packages');
         await trx.insertInto('packages').values(row).execute();
         if (monorepoPaths) {
@@ -106,7 +105,7 @@ export class PackageService {
             })
             .execute();
         }
-        await recordAudit(trx, ctx, {
+        await audit({
           action: 'package.add',
           target: { type: 'package', id: row.name },
           summary: { repository_url: row.repository_url, type, monorepo: monorepoPaths ?? null },
@@ -124,7 +123,7 @@ export class PackageService {
 
   async delete(ctx: Ctx, name: string): Promise<void> {
     const row = await this.get(ctx, name);
-    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit }) => {
       accessChanged();
       // A monorepo parent takes its child packages with it.
       const children = await trx
@@ -151,7 +150,7 @@ export class PackageService {
         .where('id', 'in', ids)
         .execute();
       await recountStorage(trx, ctx.tenantId);
-      await recordAudit(trx, ctx, {
+      await audit({
         action: 'package.delete',
         target: { type: 'package', id: row.name },
         summary: { children: children.length },
@@ -227,7 +226,7 @@ export class PackageService {
   ) {
     const found = await this.version(ctx, name, version);
     const updated = { ...found.version, [flag]: value ? 1 : 0, updated_at: nowIso() };
-    await transact(this.deps, ctx, async ({ db: trx, accessChanged }) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit }) => {
       accessChanged();
       await trx
         .updateTable('versions')
@@ -237,7 +236,7 @@ export class PackageService {
         .execute();
       await rebuildPackageMetadata(trx, ctx.tenantId, found.pkg.id);
       const verb = flag === 'yanked' ? (value ? 'yank' : 'unyank') : 'deprecate';
-      await recordAudit(trx, ctx, {
+      await audit({
         action: `package.${verb}`,
         target: { type: 'package', id: found.pkg.name },
         summary: { version: found.version.version },

@@ -1,7 +1,6 @@
 import type { ProxyVisibility } from '../../config-proxy.js';
 import type { Ctx, Deps } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
-import { recordAudit } from '../audit/record.js';
 import { findPackageByName } from '../packages/store.js';
 import { resolveRange } from '../stats/service.js';
 import { isPackageName } from './documents.js';
@@ -129,7 +128,7 @@ export class ProxyAdmin {
       if (frozen.has(only)) throw conflict(`${only} is frozen: unfreeze it before purging it`);
     }
     const keys: string[] = [];
-    const result = await transact(this.deps, ctx, async ({ db: trx, afterCommit }) => {
+    const result = await transact(this.deps, ctx, async ({ db: trx, afterCommit, audit }) => {
       // What customers are served of public packages changes: caches forget after commit.
       afterCommit(() => this.proxy.changed(ctx.tenantId));
       let docs = trx
@@ -169,7 +168,7 @@ export class ProxyAdmin {
         }
       }
       const out = { purged_packages: list.length, purged_archives: archives, freed_bytes: bytes };
-      await recordAudit(trx, ctx, {
+      await audit({
         action: 'proxy.purge',
         target: { type: 'proxy', id: only ?? '*' },
         summary: out,
@@ -192,14 +191,14 @@ export class ProxyAdmin {
     );
     if (!kept || kept.status !== 'ok') await this.proxy.document(ctx.tenantId, name, 'tags');
     const frozenAt = new Date().toISOString();
-    await transact(this.deps, ctx, async ({ db: trx, afterCommit }) => {
+    await transact(this.deps, ctx, async ({ db: trx, afterCommit, audit }) => {
       afterCommit(() => this.proxy.changed(ctx.tenantId));
       await trx
         .insertInto('proxy_freezes')
         .values({ tenant_id: ctx.tenantId, name, frozen_at: frozenAt })
         .onConflict((oc) => oc.columns(['tenant_id', 'name']).doNothing())
         .execute();
-      await recordAudit(trx, ctx, {
+      await audit({
         action: 'proxy.freeze',
         target: { type: 'proxy_package', id: name },
       });
@@ -209,14 +208,14 @@ export class ProxyAdmin {
 
   async unfreeze(ctx: Ctx, rawName: string) {
     const name = await this.publicName(ctx, rawName, 'name');
-    await transact(this.deps, ctx, async ({ db: trx, afterCommit }) => {
+    await transact(this.deps, ctx, async ({ db: trx, afterCommit, audit }) => {
       afterCommit(() => this.proxy.changed(ctx.tenantId));
       await trx
         .deleteFrom('proxy_freezes')
         .where('tenant_id', '=', ctx.tenantId)
         .where('name', '=', name)
         .execute();
-      await recordAudit(trx, ctx, {
+      await audit({
         action: 'proxy.unfreeze',
         target: { type: 'proxy_package', id: name },
       });

@@ -6,7 +6,6 @@ import { TEAM_TOKEN_PREFIX } from '../auth/service.js';
 import type { CreateTeamTokenInput } from './schema.js';
 import * as store from './store.js';
 import type { TeamTokenRow } from './store.js';
-import { recordAudit } from '../audit/record.js';
 import { transact } from '../../unit-of-work.js';
 
 /**
@@ -34,9 +33,9 @@ export class TeamService {
       created_at: nowIso(),
       last_used_at: null,
     };
-    await transact(this.deps, ctx, async ({ db: trx }) => {
+    await transact(this.deps, ctx, async ({ db: trx, audit }) => {
       await store.insertTeamToken(trx, row);
-      await recordAudit(trx, ctx, {
+      await audit({
         action: 'team_token.create',
         target: { type: 'team_token', id: row.id },
         summary: { name: row.name, level: row.level },
@@ -46,9 +45,9 @@ export class TeamService {
   }
 
   async revoke(ctx: Ctx, id: string): Promise<void> {
-    await transact(this.deps, ctx, async ({ db: trx }) => {
+    await transact(this.deps, ctx, async ({ db: trx, audit }) => {
       if (!(await store.deleteTeamToken(trx, ctx.tenantId, id))) throw notFound('Team token');
-      await recordAudit(trx, ctx, {
+      await audit({
         action: 'team_token.revoke',
         target: { type: 'team_token', id },
       });
