@@ -21,7 +21,11 @@ export type Actor =
   | CustomerActor
   | { kind: 'system'; id: null }
   /** An inbound webhook, verified by its signature; id is the provider (github, payment, …). */
-  | { kind: 'webhook'; id: string };
+  | { kind: 'webhook'; id: string }
+  /** The Cloud edition's platform API, authenticated by PLATFORM_ADMIN_TOKEN. */
+  | { kind: 'platform'; id: null }
+  /** A route that authenticates nobody: it may run only operations anyone may run. */
+  | { kind: 'anonymous'; id: null };
 
 /** What every service call carries: the tenant whose rows it may touch, and the actor. */
 export interface Ctx {

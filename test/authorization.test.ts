@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from './helpers.js';
+import Fastify from 'fastify';
+import { ADMIN_TOKEN, createTestApp } from './helpers.js';
 import type { TestApp } from './helpers.js';
+import type { Ctx } from '../src/context.js';
+import { ANONYMOUS } from '../src/areas/auth/authorize.js';
+import { authenticateAdminRequest, ctxOf } from '../src/http/auth.js';
+import { mapError } from '../src/http/error-mapper.js';
+import { ROUTE_OPERATIONS, routeRule } from '../src/http/route-operations.js';
 
 let t: TestApp;
 let viewer: string;
@@ -116,10 +122,115 @@ describe('admin API authorization, route by route', () => {
     }
   });
 
+  it('lets the owner through to the operation of every route, with a real context', async () => {
+    for (const route of routes) {
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: route.url,
+        headers: t.admin,
+      });
+      const name = `${route.method} ${route.url}`;
+      expect(res.statusCode, `${name}: ${res.body}`).not.toBe(401);
+      if (res.statusCode === 403) expect(res.json().code, name).toBe('FEATURE_NOT_AVAILABLE');
+    }
+  });
+
   it('serves the OpenAPI document and its browser UI', async () => {
     const doc = await t.app.inject({ url: '/api/openapi.json' });
     expect(doc.json().openapi).toMatch(/^3\./);
     const ui = await t.app.inject({ url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);
+  });
+});
+
+describe('the guarded services, whatever the transport', () => {
+  const owner: Ctx = { tenantId: 'default', actor: { kind: 'root', id: null, level: 'owner' } };
+  const system: Ctx = { tenantId: 'default', actor: { kind: 'system', id: null } };
+
+  it('refuse a call without a context, and a request passed as one', async () => {
+    const { customers } = t.runtime.services;
+    const page = { offset: 0, limit: 1 };
+    await expect(customers.list(undefined as never, page)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    // What REST used to pass: the whole request, which has an actor and a tenant.
+    const request: Ctx = Object.assign(Object.create({ raw: {} }) as object, owner);
+    await expect(customers.list(request, page)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await customers.list({ ...owner }, page)).total).toBeGreaterThan(0);
+  });
+
+  it('keep internal operations (tasks.enqueue) to background work', async () => {
+    const { tasks } = t.runtime.services;
+    await expect(tasks.enqueue(owner, 'authz.test', {})).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(tasks.syncAll('default')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await tasks.enqueue(system, 'authz.test', {})).type).toBe('authz.test');
+  });
+
+  it('run a public route as the anonymous actor, who may not write', async () => {
+    const app = Fastify();
+    app.decorate('services', t.runtime.services);
+    app.decorateRequest('tenantId', 'default');
+    app.decorateRequest('actor', null as never);
+    app.decorateRequest('userAgent', null);
+    app.decorateRequest('customerPrincipal', null);
+    app.setErrorHandler((err, _req, reply) => {
+      const mapped = mapError(err);
+      return reply.code(mapped.status).send(mapped.body);
+    });
+    // No boot check here (it refuses this route): the request-time layers must hold alone.
+    app.addHook('onRequest', authenticateAdminRequest);
+    const ctxs: Ctx[] = [];
+    app.post('/api/v1/customers', { config: { auth: { public: true } } }, async (req) => {
+      ctxs.push(ctxOf(req));
+      return t.runtime.services.customers.create(ctxOf(req), { name: 'Anon', email: 'a@a.test' });
+    });
+    const res = await app.inject({ method: 'POST', url: '/api/v1/customers' });
+    expect(res.statusCode).toBe(401);
+    expect(ctxs).toEqual([]);
+    const anonymous: Ctx = { tenantId: 'default', actor: ANONYMOUS };
+    const create = t.runtime.services.customers.create(anonymous, { name: 'A', email: 'a@a.test' });
+    await expect(create).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await app.close();
+  });
+});
+
+describe('the platform API (Cloud), route by route', () => {
+  const PLATFORM = 'platform-token-0123456789abcdef';
+  let cloud: TestApp;
+  beforeAll(async () => {
+    cloud = await createTestApp({
+      EDITION: 'cloud',
+      PLATFORM_ADMIN_TOKEN: PLATFORM,
+      AUTH_FAILURE_LIMIT: '0',
+    });
+  });
+  afterAll(async () => cloud.close());
+
+  it('names a platform operation for every route, which only PLATFORM_ADMIN_TOKEN runs', async () => {
+    const doc = cloud.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const platform = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/v1/tenants'))
+      .flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
+      );
+    expect(platform.length).toBeGreaterThanOrEqual(10);
+    for (const { method, path } of platform) {
+      const registered = path.replace(/\{([^}]+)\}/g, ':$1');
+      const name = `${method} ${registered}`;
+      expect(ROUTE_OPERATIONS[name], name).toMatch(/^tenants\./);
+      expect(routeRule(method, registered).platform, name).toBe(true);
+      const url = path.replace(/\{[^}]+\}/g, 'x');
+      const inject = (authorization?: string) =>
+        cloud.app.inject({
+          method: method as 'GET',
+          url,
+          headers: { host: 'packyard.test', ...(authorization ? { authorization } : {}) },
+        });
+      expect((await inject()).statusCode, name).toBe(401);
+      expect((await inject(`Bearer ${ADMIN_TOKEN}`)).statusCode, name).toBe(401);
+      expect([401, 403], name).not.toContain((await inject(`Bearer ${PLATFORM}`)).statusCode);
+    }
   });
 });

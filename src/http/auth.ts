@@ -1,14 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../context.js';
+import type { Actor, Ctx } from '../context.js';
 import { unauthorized } from '../errors.js';
-import { authorize } from '../areas/auth/authorize.js';
+import { ANONYMOUS, authorize } from '../areas/auth/authorize.js';
 import { routeRule } from './route-operations.js';
 import type { Credentials, CustomerPrincipal } from '../areas/auth/service.js';
 import { customerSecret } from '../areas/composer-repository/credentials.js';
 
 /** Per-route authentication settings, declared in each route's `config`. */
 export interface RouteAuth {
-  /** No admin authentication (public and composer routes handle their own). */
+  /**
+   * No admin authentication: the route runs as the anonymous actor, and its operation must be
+   * one anyone may run (`PUBLIC`); the boot check refuses it otherwise.
+   */
   public?: boolean;
 }
 
@@ -48,20 +51,35 @@ function credentialsOf(request: FastifyRequest, basicAllowed: boolean): Credenti
 }
 
 /**
+ * The service context of a request, for every service call a route makes: its tenant, the
+ * actor its authentication hook set (anonymous until one does), and where it came from. A plain
+ * object: the guarded services refuse anything else, the request itself included.
+ */
+export function ctxOf(request: FastifyRequest): Ctx {
+  return {
+    tenantId: request.tenantId,
+    // Decorated null: only a route whose hook authenticated has an actor.
+    actor: request.actor ?? ANONYMOUS,
+    ip: request.ip,
+    userAgent: request.userAgent ?? request.headers['user-agent'] ?? null,
+  };
+}
+
+/**
  * The admin API's authentication, run before every /api/v1 route: who the caller is, through
  * the one `AuthService.authenticate`, then the rule of the service operation the route runs
  * (route-operations.ts, areas/auth/policy.ts) before the body is read. The service applies
- * the same rule again, whatever transport calls it.
+ * the same rule again, whatever transport calls it. A public route runs as the anonymous actor.
  */
 export async function authenticateAdminRequest(
   request: FastifyRequest,
   _reply: FastifyReply,
 ): Promise<void> {
   const auth = request.routeOptions.config.auth ?? {};
-  request.actor = { kind: 'system', id: null };
+  request.actor = ANONYMOUS;
   request.userAgent = request.headers['user-agent'] ?? null;
-  if (auth.public) return;
   const rule = routeRule(request.method, request.routeOptions.url);
+  if (auth.public) return authorize(ANONYMOUS, rule, request.server.services.deps.config.edition);
   const credentials = credentialsOf(request, Boolean(rule.customerScopes));
   if (!credentials) throw unauthorized('Missing bearer token');
   const { services } = request.server;

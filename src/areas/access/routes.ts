@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import {
   ErrorResponses,
   IdParams,
@@ -41,7 +42,10 @@ export async function accessRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await access.list(req, req.params.id, { offset, limit: perPage });
+      const { rows, total } = await access.list(ctxOf(req), req.params.id, {
+        offset,
+        limit: perPage,
+      });
       return pageOf(rows.map(presentAccess), total, page, perPage);
     },
   );
@@ -58,7 +62,7 @@ export async function accessRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { access: row } = await access.grant(req, req.params.id, req.body, {
+      const { access: row } = await access.grant(ctxOf(req), req.params.id, req.body, {
         onExisting: 'conflict',
       });
       return reply.code(201).send(presentAccess(row));
@@ -78,7 +82,7 @@ export async function accessRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging({});
-      const { rows, total } = await access.replace(req, req.params.id, req.body, {
+      const { rows, total } = await access.replace(ctxOf(req), req.params.id, req.body, {
         offset,
         limit: perPage,
       });
@@ -91,7 +95,7 @@ export async function accessRoutes(app: App): Promise<void> {
     { schema: { tags, params: CustomerPackageParams, response: noContent } },
     async (req, reply) => {
       const { id, vendor, name } = req.params;
-      await access.revoke(req, id, `${vendor}/${name}`);
+      await access.revoke(ctxOf(req), id, `${vendor}/${name}`);
       return reply.code(204).send(null);
     },
   );
@@ -109,7 +113,7 @@ export async function accessRoutes(app: App): Promise<void> {
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
       const { vendor, name } = req.params;
-      const { rows, total } = await access.customersOf(req, `${vendor}/${name}`, {
+      const { rows, total } = await access.customersOf(ctxOf(req), `${vendor}/${name}`, {
         offset,
         limit: perPage,
       });
@@ -130,7 +134,7 @@ export async function accessRoutes(app: App): Promise<void> {
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
       // A customer holds few collection grants: paged in memory.
-      const all = await access.listCollections(req, req.params.id);
+      const all = await access.listCollections(ctxOf(req), req.params.id);
       const shown = all.slice(offset, offset + perPage).map(presentCollectionGrant);
       return pageOf(shown, all.length, page, perPage);
     },
@@ -147,7 +151,7 @@ export async function accessRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { grant, created } = await access.grantCollection(req, req.params.id, req.body);
+      const { grant, created } = await access.grantCollection(ctxOf(req), req.params.id, req.body);
       return reply.code(created ? 201 : 200).send(presentCollectionGrant(grant));
     },
   );
@@ -156,7 +160,7 @@ export async function accessRoutes(app: App): Promise<void> {
     '/customers/:id/collections/:slug',
     { schema: { tags, params: CustomerCollectionParams, response: noContent } },
     async (req, reply) => {
-      await access.revokeCollection(req, req.params.id, req.params.slug);
+      await access.revokeCollection(ctxOf(req), req.params.id, req.params.slug);
       return reply.code(204).send(null);
     },
   );

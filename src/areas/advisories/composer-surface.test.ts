@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { createCustomer } from '../../../test/factories.js';
@@ -74,8 +75,9 @@ beforeAll(async () => {
     name: 'osv',
     read: async () => ({ source: 'osv', records: [publicRecord], problems: [] }),
   };
-  t.runtime.services.advisories.useSources(() => [source]);
-  await t.runtime.services.advisories.runImport('default');
+  const advisories = unguarded(t.runtime.services.advisories, 'test sources, background work');
+  advisories.useSources(() => [source]);
+  await advisories.runImport('default');
   seeing = await tokenFor(['acme/widget']);
   scoped = await tokenFor(['acme/widget', 'acme/secret'], ['other/*']);
 });

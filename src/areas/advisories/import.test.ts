@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import type { DomainEvent } from '../../infra/events.js';
@@ -67,7 +68,7 @@ const vulnerabilities = async () =>
 beforeAll(async () => {
   t = await createTestApp({ EDITION: 'pro' });
   t.runtime.services.deps.events.subscribe((e) => events.push(e));
-  t.runtime.services.advisories.useSources(() => [fop, osv, github]);
+  unguarded(t.runtime.services.advisories, 'test sources').useSources(() => [fop, osv, github]);
   await t.app.inject({
     method: 'POST',
     url: '/api/v1/packages',
@@ -211,7 +212,8 @@ describe('advisories.import', () => {
   });
 
   it("makes exactly the concerned served package's cached Composer answers forget", async () => {
-    const { advisories, deps } = t.runtime.services;
+    const { deps } = t.runtime.services;
+    const advisories = unguarded(t.runtime.services.advisories, 'imports run as background work');
     const generation = () => deps.generations.current('default');
     const own = () => deps.generations.packageCurrent('default', 'acme/lib');
     const [tenantBefore, ownBefore] = [generation(), own()];
@@ -243,10 +245,14 @@ describe('advisories.import', () => {
 
   it('is scheduled every ADVISORIES_SYNC_INTERVAL_MINUTES', async () => {
     const { Scheduler } = await import('../tasks/scheduler.js');
-    const scheduler = new Scheduler(t.runtime.services.deps, t.runtime.services.tasks, {
-      syncIntervalMinutes: 0,
-      advisoryIntervalMinutes: 60,
-    });
+    const scheduler = new Scheduler(
+      t.runtime.services.deps,
+      unguarded(t.runtime.services.tasks, 'the scheduler'),
+      {
+        syncIntervalMinutes: 0,
+        advisoryIntervalMinutes: 60,
+      },
+    );
     await waitFor(
       () =>
         t.db.selectFrom('tasks').select('status').where('type', '=', 'advisories.import').execute(),
@@ -263,10 +269,14 @@ describe('advisories.import', () => {
     const at = new Date('2030-01-01T00:00:00Z');
     await scheduler.tick(at);
     await waitFor(scheduled, (rows) => rows.length === before + 1);
-    const off = new Scheduler(t.runtime.services.deps, t.runtime.services.tasks, {
-      syncIntervalMinutes: 0,
-      advisoryIntervalMinutes: 0,
-    });
+    const off = new Scheduler(
+      t.runtime.services.deps,
+      unguarded(t.runtime.services.tasks, 'the scheduler'),
+      {
+        syncIntervalMinutes: 0,
+        advisoryIntervalMinutes: 0,
+      },
+    );
     await off.tick(new Date('2031-01-01T00:00:00Z'));
     expect(await scheduled()).toHaveLength(before + 1);
   });

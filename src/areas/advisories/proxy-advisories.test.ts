@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { proxiedApp } from '../../../test/proxy-helpers.js';
 import type { Proxied } from '../../../test/proxy-helpers.js';
 import { waitFor } from '../../../test/helpers.js';
@@ -25,7 +26,7 @@ const monologFlaw: ImportedAdvisory = {
 beforeAll(async () => {
   p = await proxiedApp({ EDITION: 'pro' });
   p.t.runtime.services.deps.events.subscribe((e) => events.push(e));
-  p.t.runtime.services.advisories.useSources(() => [
+  unguarded(p.t.runtime.services.advisories, 'test sources').useSources(() => [
     {
       name: 'friendsofphp',
       read: async () => ({ source: 'friendsofphp', records: [monologFlaw], problems: [] }),
@@ -38,7 +39,7 @@ afterAll(async () => p.close());
 describe('advisories about public packages the proxy keeps', () => {
   it('matches versions fetched through the proxy, alerts, and serves them in the public p2', async () => {
     const c = await p.customer();
-    await p.t.runtime.services.advisories.runImport('default');
+    await unguarded(p.t.runtime.services.advisories, 'background work').runImport('default');
     const doc = await p.get('/p2/monolog/monolog.json', c.auth);
     expect(doc.statusCode).toBe(200);
     const v = await waitFor(

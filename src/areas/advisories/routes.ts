@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { requireFeature } from '../../editions.js';
 import { presentTask } from '../tasks/presenter.js';
@@ -34,7 +35,7 @@ export async function advisoryRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await advisories.list(req, { offset, limit: perPage });
+      const { rows, total } = await advisories.list(ctxOf(req), { offset, limit: perPage });
       return pageOf(rows.map(presentAdvisory), total, page, perPage);
     },
   );
@@ -46,7 +47,7 @@ export async function advisoryRoutes(app: App): Promise<void> {
       schema: { tags, body: CreateAdvisoryBody, response: { 201: AdvisorySchema, ...errors } },
     },
     async (req, reply) =>
-      reply.code(201).send(presentAdvisory(await advisories.create(req, req.body))),
+      reply.code(201).send(presentAdvisory(await advisories.create(ctxOf(req), req.body))),
   );
 
   app.get(
@@ -55,7 +56,7 @@ export async function advisoryRoutes(app: App): Promise<void> {
       preHandler,
       schema: { tags, params: IdParams, response: { 200: AdvisorySchema, ...errors } },
     },
-    async (req) => presentAdvisory(await advisories.get(req, req.params.id)),
+    async (req) => presentAdvisory(await advisories.get(ctxOf(req), req.params.id)),
   );
 
   app.patch(
@@ -69,14 +70,14 @@ export async function advisoryRoutes(app: App): Promise<void> {
         response: { 200: AdvisorySchema, ...errors },
       },
     },
-    async (req) => presentAdvisory(await advisories.update(req, req.params.id, req.body)),
+    async (req) => presentAdvisory(await advisories.update(ctxOf(req), req.params.id, req.body)),
   );
 
   app.delete(
     '/advisories/:id',
     { preHandler, schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await advisories.delete(req, req.params.id);
+      await advisories.delete(ctxOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -100,7 +101,7 @@ export async function vulnerabilityRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { views, total } = await vulnerabilities.list(req, {
+      const { views, total } = await vulnerabilities.list(ctxOf(req), {
         package: req.query.package,
         severity: req.query.severity,
         offset,
@@ -114,7 +115,7 @@ export async function vulnerabilityRoutes(app: App): Promise<void> {
     '/vulnerabilities/scan',
     { preHandler, schema: { tags, response: { 202: TaskSchema, ...errors } } },
     async (req, reply) => {
-      const task = await advisories.queueScan(req);
+      const task = await advisories.queueScan(ctxOf(req));
       return reply.code(202).send(presentTask(task, worker.maxAttempts(task.type)));
     },
   );
@@ -125,6 +126,6 @@ export async function vulnerabilityRoutes(app: App): Promise<void> {
       preHandler,
       schema: { tags, params: IdParams, response: { 200: VulnerabilityDetailSchema, ...errors } },
     },
-    async (req) => presentVulnerabilityDetail(await vulnerabilities.get(req, req.params.id)),
+    async (req) => presentVulnerabilityDetail(await vulnerabilities.get(ctxOf(req), req.params.id)),
   );
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorBodySchema, ErrorResponses, PackageParams } from '../../http/schemas.js';
 import { AppError } from '../../errors.js';
 import { discardZip, isReceivedZip, receiveZip, tooLarge } from './received-zip.js';
@@ -59,7 +60,12 @@ export async function artifactRoutes(app: App): Promise<void> {
       }
       const upload = req.body;
       const { version } = await req.server.services.artifacts
-        .upload(req, packageName(req.params.vendor, req.params.name), upload, req.query.version)
+        .upload(
+          { ...ctxOf(req), customerPrincipal: req.customerPrincipal },
+          packageName(req.params.vendor, req.params.name),
+          upload,
+          req.query.version,
+        )
         .finally(() => discardZip(upload));
       return reply.code(201).send(presentVersion(version, 0));
     },

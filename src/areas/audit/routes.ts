@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, ListOf, pageOf, paging } from '../../http/schemas.js';
 import { requireFeature } from '../../editions.js';
 import { AuditEntrySchema, AuditQuery } from './schema.js';
@@ -17,7 +18,7 @@ export async function auditRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await app.services.audit.list(req, req.query, {
+      const { rows, total } = await app.services.audit.list(ctxOf(req), req.query, {
         offset,
         limit: perPage,
       });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentCollection } from './presenter.js';
 import {
@@ -26,7 +27,7 @@ export async function collectionRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { views, total } = await collections.list(req, { offset, limit: perPage });
+      const { views, total } = await collections.list(ctxOf(req), { offset, limit: perPage });
       return pageOf(views.map(presentCollection), total, page, perPage);
     },
   );
@@ -37,13 +38,13 @@ export async function collectionRoutes(app: App): Promise<void> {
       schema: { tags, body: CreateCollectionBody, response: { 201: CollectionSchema, ...errors } },
     },
     async (req, reply) =>
-      reply.code(201).send(presentCollection(await collections.create(req, req.body))),
+      reply.code(201).send(presentCollection(await collections.create(ctxOf(req), req.body))),
   );
 
   app.get(
     '/collections/:slug',
     { schema: { tags, params: SlugParams, response: { 200: CollectionSchema, ...errors } } },
-    async (req) => presentCollection(await collections.get(req, req.params.slug)),
+    async (req) => presentCollection(await collections.get(ctxOf(req), req.params.slug)),
   );
 
   app.patch(
@@ -56,14 +57,15 @@ export async function collectionRoutes(app: App): Promise<void> {
         response: { 200: CollectionSchema, ...errors },
       },
     },
-    async (req) => presentCollection(await collections.update(req, req.params.slug, req.body)),
+    async (req) =>
+      presentCollection(await collections.update(ctxOf(req), req.params.slug, req.body)),
   );
 
   app.delete(
     '/collections/:slug',
     { schema: { tags, params: SlugParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await collections.delete(req, req.params.slug);
+      await collections.delete(ctxOf(req), req.params.slug);
       return reply.code(204).send(null);
     },
   );

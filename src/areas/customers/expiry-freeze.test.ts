@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { basicAuth, createTestApp, graphqlBody } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import {
@@ -127,7 +128,12 @@ describe('time-based expiry', () => {
     // The payment webhook's transaction is a unit of work (unit-of-work.ts), as in BillingService.
     const outcome = await transact(t.runtime.services.deps, ctx, async ({ db: trx }) => {
       try {
-        await t.runtime.services.customers.paymentExpire(trx, ctx, c.id, 'unpaid');
+        await unguarded(t.runtime.services.customers, 'billing adapter').paymentExpire(
+          trx,
+          ctx,
+          c.id,
+          'unpaid',
+        );
         return 'changed';
       } catch (err) {
         return (err as Error).message;

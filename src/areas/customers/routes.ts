@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, IdParams, ListOf, pageOf, paging } from '../../http/schemas.js';
 import { presentCustomer } from './presenter.js';
 import {
@@ -21,7 +22,7 @@ export async function customerRoutes(app: App): Promise<void> {
     '/customers',
     { schema: { tags, body: CreateCustomerBody, response: { 201: CustomerSchema, ...errors } } },
     async (req, reply) =>
-      reply.code(201).send(presentCustomer(await customers.create(req, req.body))),
+      reply.code(201).send(presentCustomer(await customers.create(ctxOf(req), req.body))),
   );
 
   app.get(
@@ -35,7 +36,7 @@ export async function customerRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await customers.list(req, {
+      const { rows, total } = await customers.list(ctxOf(req), {
         status: req.query.status,
         offset,
         limit: perPage,
@@ -53,13 +54,14 @@ export async function customerRoutes(app: App): Promise<void> {
         response: { 200: CustomerSchema, ...errors },
       },
     },
-    async (req) => presentCustomer(await customers.getByExternalId(req, req.params.external_id)),
+    async (req) =>
+      presentCustomer(await customers.getByExternalId(ctxOf(req), req.params.external_id)),
   );
 
   app.get(
     '/customers/:id',
     { schema: { tags, params: IdParams, response: { 200: CustomerSchema, ...errors } } },
-    async (req) => presentCustomer(await customers.get(req, req.params.id)),
+    async (req) => presentCustomer(await customers.get(ctxOf(req), req.params.id)),
   );
 
   app.patch(
@@ -72,14 +74,14 @@ export async function customerRoutes(app: App): Promise<void> {
         response: { 200: CustomerSchema, ...errors },
       },
     },
-    async (req) => presentCustomer(await customers.update(req, req.params.id, req.body)),
+    async (req) => presentCustomer(await customers.update(ctxOf(req), req.params.id, req.body)),
   );
 
   app.delete(
     '/customers/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await customers.delete(req, req.params.id);
+      await customers.delete(ctxOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -94,13 +96,14 @@ export async function customerRoutes(app: App): Promise<void> {
         response: { 200: CustomerSchema, ...errors },
       },
     },
-    async (req) => presentCustomer(await customers.suspend(req, req.params.id, req.body.reason)),
+    async (req) =>
+      presentCustomer(await customers.suspend(ctxOf(req), req.params.id, req.body.reason)),
   );
 
   app.post(
     '/customers/:id/reactivate',
     { schema: { tags, params: IdParams, response: { 200: CustomerSchema, ...errors } } },
-    async (req) => presentCustomer(await customers.reactivate(req, req.params.id)),
+    async (req) => presentCustomer(await customers.reactivate(ctxOf(req), req.params.id)),
   );
 
   app.post(
@@ -122,10 +125,10 @@ export async function customerRoutes(app: App): Promise<void> {
       },
     },
     async (req) => {
-      const row = await customers.freeze(req, req.params.id, req.body);
+      const row = await customers.freeze(ctxOf(req), req.params.id, req.body);
       return {
         ...presentCustomer(row),
-        frozen_versions: await customers.frozenVersions(req, row.id),
+        frozen_versions: await customers.frozenVersions(ctxOf(req), row.id),
       };
     },
   );

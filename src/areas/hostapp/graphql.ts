@@ -29,7 +29,9 @@ export const hostAppGraphql: GraphqlPart = {
   `,
 
   Query: {
-    hostAppStatus: query((_args, _ctx, s) => camelKeys(presentStatus(s.hostApp.status()))),
+    hostAppStatus: query(async (_args, ctx, s) =>
+      camelKeys(presentStatus(await s.hostApp.status(ctx))),
+    ),
     hostAppInstallations: query(async (_args, ctx, s) =>
       (await s.hostApp.list(ctx)).rows.map((row) => camelKeys(presentInstallation(row))),
     ),

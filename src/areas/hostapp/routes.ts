@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { bindingCookieName, bindingCookieOptions } from '../oauth/browser-binding.js';
 import { LINK_TTL_MS, SETUP_PATH } from './claim-proof.js';
 import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
@@ -28,13 +29,13 @@ export async function hostAppRoutes(app: App): Promise<void> {
   app.get(
     '/hostapp/status',
     { schema: { tags, response: { 200: HostAppStatusSchema, ...errors } } },
-    async () => presentStatus(hostApp.status()),
+    async (req) => presentStatus(await hostApp.status(ctxOf(req))),
   );
 
   app.get(
     '/hostapp/install-url',
     { schema: { tags, response: { 200: InstallUrlSchema, ...errors } } },
-    async () => ({ url: hostApp.installUrl() }),
+    async (req) => ({ url: await hostApp.installUrl(ctxOf(req)) }),
   );
 
   app.get(
@@ -48,7 +49,7 @@ export async function hostAppRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await hostApp.list(req, { offset, limit: perPage });
+      const { rows, total } = await hostApp.list(ctxOf(req), { offset, limit: perPage });
       return pageOf(rows.map(presentInstallation), total, page, perPage);
     },
   );
@@ -63,7 +64,11 @@ export async function hostAppRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { row, created } = await hostApp.claim(req, req.body.installation_id, req.body.code);
+      const { row, created } = await hostApp.claim(
+        ctxOf(req),
+        req.body.installation_id,
+        req.body.code,
+      );
       return reply.code(created ? 201 : 200).send(presentInstallation(row));
     },
   );
@@ -78,7 +83,7 @@ export async function hostAppRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { browserBinding, ...link } = await hostApp.claimLink(req);
+      const { browserBinding, ...link } = await hostApp.claimLink(ctxOf(req));
       reply.setCookie(
         bindingCookieName('hostapp'),
         browserBinding,
@@ -92,7 +97,7 @@ export async function hostAppRoutes(app: App): Promise<void> {
     '/hostapp/installations/by-host-id/:id',
     { schema: { tags, params: IdParams, response: { 200: InstallationSchema, ...errors } } },
     async (req) => {
-      return presentInstallation(await hostApp.getByHostId(req, req.params.id));
+      return presentInstallation(await hostApp.getByHostId(ctxOf(req), req.params.id));
     },
   );
 
@@ -100,7 +105,7 @@ export async function hostAppRoutes(app: App): Promise<void> {
     '/hostapp/installations/:id',
     { schema: { tags, params: IdParams, response: { 200: InstallationSchema, ...errors } } },
     async (req) => {
-      return presentInstallation(await hostApp.get(req, req.params.id));
+      return presentInstallation(await hostApp.get(ctxOf(req), req.params.id));
     },
   );
 
@@ -116,7 +121,7 @@ export async function hostAppRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await hostApp.repositories(req, req.params.id, {
+      const { rows, total } = await hostApp.repositories(ctxOf(req), req.params.id, {
         offset,
         limit: perPage,
       });
@@ -128,7 +133,7 @@ export async function hostAppRoutes(app: App): Promise<void> {
     '/hostapp/installations/:id/sync',
     { schema: { tags, params: IdParams, response: { 202: TaskSchema, ...errors } } },
     async (req, reply) =>
-      reply.code(202).send(presentTask(await hostApp.queueSync(req, req.params.id))),
+      reply.code(202).send(presentTask(await hostApp.queueSync(ctxOf(req), req.params.id))),
   );
 }
 

@@ -59,7 +59,7 @@ export class HostAppService implements CredentialSource {
     return Boolean(app.appId && app.privateKey && app.slug);
   }
 
-  status(): HostAppStatus {
+  async status(_ctx: Ctx): Promise<HostAppStatus> {
     const app = this.deps.config.githubApp;
     return {
       configured: this.configured,
@@ -82,7 +82,7 @@ export class HostAppService implements CredentialSource {
   }
 
   /** Where an organisation owner installs the app on GitHub. */
-  installUrl(): string {
+  async installUrl(_ctx: Ctx): Promise<string> {
     this.api();
     return this.installUrlOf(this.deps.config.githubApp.slug ?? '');
   }
@@ -150,7 +150,7 @@ export class HostAppService implements CredentialSource {
 
   /** The install link that claims for this registry with proof (Setup URL flow). */
   async claimLink(ctx: Ctx) {
-    return createClaimLink(this.deps, ctx, this.installUrl());
+    return createClaimLink(this.deps, ctx, await this.installUrl(ctx));
   }
 
   /**

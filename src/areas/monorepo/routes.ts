@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import {
   ErrorResponses,
   ListOf,
@@ -24,14 +25,17 @@ export async function monorepoRoutes(app: App): Promise<void> {
   app.get(
     '/packages/:vendor/:name/monorepo',
     { schema: { tags, params: PackageParams, response: { 200: MonorepoSchema, ...errors } } },
-    async (req) => monorepos.describe(req, packageName(req.params.vendor, req.params.name)),
+    async (req) => monorepos.describe(ctxOf(req), packageName(req.params.vendor, req.params.name)),
   );
 
   app.post(
     '/packages/:vendor/:name/monorepo/sync',
     { schema: { tags, params: PackageParams, response: { 202: TaskSchema, ...errors } } },
     async (req, reply) => {
-      const task = await monorepos.sync(req, packageName(req.params.vendor, req.params.name));
+      const task = await monorepos.sync(
+        ctxOf(req),
+        packageName(req.params.vendor, req.params.name),
+      );
       return reply.code(202).send(presentTask(task));
     },
   );
@@ -49,7 +53,7 @@ export async function monorepoRoutes(app: App): Promise<void> {
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
       const { rows, total } = await monorepos.children(
-        req,
+        ctxOf(req),
         packageName(req.params.vendor, req.params.name),
         { offset, limit: perPage },
       );

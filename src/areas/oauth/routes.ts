@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { notFound } from '../../errors.js';
 import { connectedPage, presentConnection } from './presenter.js';
@@ -42,7 +43,7 @@ export async function oauthRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await oauth.list(req, { offset, limit: perPage });
+      const { rows, total } = await oauth.list(ctxOf(req), { offset, limit: perPage });
       return pageOf(rows.map(presentConnection), total, page, perPage);
     },
   );
@@ -60,7 +61,7 @@ export async function oauthRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       const which = provider(req.params.provider);
-      const { browserBinding, ...answer } = await oauth.initiate(req, which);
+      const { browserBinding, ...answer } = await oauth.initiate(ctxOf(req), which);
       reply.setCookie(
         bindingCookieName(which),
         browserBinding,
@@ -73,7 +74,7 @@ export async function oauthRoutes(app: App): Promise<void> {
   app.get(
     '/oauth/:provider/status',
     { schema: { tags, params: ProviderParams, response: { 200: StatusSchema, ...errors } } },
-    async (req) => oauth.status(req, provider(req.params.provider)),
+    async (req) => oauth.status(ctxOf(req), provider(req.params.provider)),
   );
 
   app.post(
@@ -87,7 +88,7 @@ export async function oauthRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      await oauth.disconnect(req, provider(req.params.provider));
+      await oauth.disconnect(ctxOf(req), provider(req.params.provider));
       return reply.code(204).send(null);
     },
   );

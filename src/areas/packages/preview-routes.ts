@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, PackageParams } from '../../http/schemas.js';
 import { invalid } from '../../errors.js';
 import { parseConstraint } from '../../composer/semver/index.js';
@@ -56,7 +57,7 @@ export async function versionPreviewRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { row, versions, downloads } = await app.services.packages.detail(
-        req,
+        ctxOf(req),
         packageName(req.params.vendor, req.params.name),
       );
       const detail = presentPackageDetail(row, versions, downloads);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, ListOf, PackageParams, pageOf, paging } from '../../http/schemas.js';
 import { TaskSchema } from '../tasks/schema.js';
 import { presentTask } from '../tasks/presenter.js';
@@ -33,7 +34,11 @@ export async function packageRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await packages.list(req, { q: req.query.q, offset, limit: perPage });
+      const { rows, total } = await packages.list(ctxOf(req), {
+        q: req.query.q,
+        offset,
+        limit: perPage,
+      });
       return pageOf(rows.map(presentPackage), total, page, perPage);
     },
   );
@@ -54,7 +59,7 @@ export async function packageRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { row, task } = await packages.add(req, req.body);
+      const { row, task } = await packages.add(ctxOf(req), req.body);
       return reply.code(201).send({ ...presentPackage(row), sync_task: task && presentTask(task) });
     },
   );
@@ -64,7 +69,7 @@ export async function packageRoutes(app: App): Promise<void> {
     { schema: { tags, params: PackageParams, response: { 200: PackageDetailSchema, ...errors } } },
     async (req) => {
       const { row, versions, downloads } = await packages.detail(
-        req,
+        ctxOf(req),
         packageName(req.params.vendor, req.params.name),
       );
       return presentPackageDetail(row, versions, downloads);
@@ -75,7 +80,7 @@ export async function packageRoutes(app: App): Promise<void> {
     '/packages/:vendor/:name',
     { schema: { tags, params: PackageParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await packages.delete(req, packageName(req.params.vendor, req.params.name));
+      await packages.delete(ctxOf(req), packageName(req.params.vendor, req.params.name));
       return reply.code(204).send(null);
     },
   );
@@ -86,7 +91,10 @@ export async function packageRoutes(app: App): Promise<void> {
       schema: { tags, params: PackageParams, response: { 202: TaskSchema, ...errors } },
     },
     async (req, reply) => {
-      const task = await packages.requestSync(req, packageName(req.params.vendor, req.params.name));
+      const task = await packages.requestSync(
+        ctxOf(req),
+        packageName(req.params.vendor, req.params.name),
+      );
       return reply.code(202).send(presentTask(task));
     },
   );
@@ -102,7 +110,7 @@ export async function packageRoutes(app: App): Promise<void> {
       async (req) => {
         const { vendor, name, version } = req.params;
         const flagged = await packages.setFlag(
-          req,
+          ctxOf(req),
           packageName(vendor, name),
           version,
           flag,
@@ -119,7 +127,7 @@ export async function packageRoutes(app: App): Promise<void> {
     '/packages/:vendor/:name/readme',
     { schema: { tags, params: PackageParams, response: { 200: ReadmeSchema, ...errors } } },
     async (req) => {
-      const row = await packages.get(req, packageName(req.params.vendor, req.params.name));
+      const row = await packages.get(ctxOf(req), packageName(req.params.vendor, req.params.name));
       return { name: row.name, format: 'markdown' as const, content: row.readme };
     },
   );
@@ -129,7 +137,7 @@ export async function packageRoutes(app: App): Promise<void> {
     {
       schema: { tags, params: PackageParams, response: { 200: ValidationReportSchema, ...errors } },
     },
-    async (req) => packages.validate(req, packageName(req.params.vendor, req.params.name)),
+    async (req) => packages.validate(ctxOf(req), packageName(req.params.vendor, req.params.name)),
   );
 
   app.get(
@@ -143,7 +151,7 @@ export async function packageRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       const { vendor, name, version } = req.params;
-      const found = await packages.archive(req, packageName(vendor, name), version);
+      const found = await packages.archive(ctxOf(req), packageName(vendor, name), version);
       const file = `${found.pkg.name.replace('/', '-')}-${found.version.version}.zip`.replace(
         /[^\w.-]/g,
         '_',

@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import {
   ErrorResponses,
   ListOf,
@@ -29,7 +30,7 @@ export async function proxyRoutes(app: App): Promise<void> {
   app.get(
     '/proxy/status',
     { preHandler: gate, schema: { tags, response: { 200: ProxyStatusSchema, ...ErrorResponses } } },
-    async (req) => admin.status(req),
+    async (req) => admin.status(ctxOf(req)),
   );
 
   app.get(
@@ -42,7 +43,7 @@ export async function proxyRoutes(app: App): Promise<void> {
         response: { 200: ProxyStatsSchema, ...ErrorResponses },
       },
     },
-    async (req) => admin.stats(req, req.query),
+    async (req) => admin.stats(ctxOf(req), req.query),
   );
 
   app.post(
@@ -51,7 +52,7 @@ export async function proxyRoutes(app: App): Promise<void> {
       preHandler: gate,
       schema: { tags, body: PurgeBody, response: { 200: PurgeResultSchema, ...ErrorResponses } },
     },
-    async (req) => admin.purge(req, req.body),
+    async (req) => admin.purge(ctxOf(req), req.body),
   );
 
   for (const action of ['freeze', 'unfreeze'] as const) {
@@ -65,7 +66,7 @@ export async function proxyRoutes(app: App): Promise<void> {
           response: { 200: FrozenPackageSchema, ...ErrorResponses },
         },
       },
-      async (req) => admin[action](req, `${req.params.vendor}/${req.params.name}`),
+      async (req) => admin[action](ctxOf(req), `${req.params.vendor}/${req.params.name}`),
     );
   }
 
@@ -81,7 +82,7 @@ export async function proxyRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await admin.alerts(req, { offset, limit: perPage });
+      const { rows, total } = await admin.alerts(ctxOf(req), { offset, limit: perPage });
       return pageOf(rows.map(presentAlert), total, page, perPage);
     },
   );

@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses } from '../../http/schemas.js';
 import { SettingsSchema, UpdateSettingsBody } from './schema.js';
 
@@ -17,7 +18,7 @@ export async function settingsRoutes(app: App): Promise<void> {
         response: { 200: SettingsSchema, ...ErrorResponses },
       },
     },
-    async (req) => settings.get(req),
+    async (req) => settings.get(ctxOf(req)),
   );
 
   app.patch(
@@ -30,6 +31,6 @@ export async function settingsRoutes(app: App): Promise<void> {
         response: { 200: SettingsSchema, ...ErrorResponses },
       },
     },
-    async (req) => settings.update(req, req.body),
+    async (req) => settings.update(ctxOf(req), req.body),
   );
 }

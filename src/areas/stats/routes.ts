@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorBodySchema, PackageParams } from '../../http/schemas.js';
 import {
   DailyStatsSchema,
@@ -23,13 +24,13 @@ export async function statsRoutes(app: App): Promise<void> {
   app.get(
     '/stats',
     { schema: { tags, querystring: StatsQuery, response: { 200: OverviewSchema, ...errors } } },
-    async (req) => stats.overview(req, req.query),
+    async (req) => stats.overview(ctxOf(req), req.query),
   );
 
   app.get(
     '/stats/daily',
     { schema: { tags, querystring: StatsQuery, response: { 200: DailyStatsSchema, ...errors } } },
-    async (req) => stats.daily(req, req.query),
+    async (req) => stats.daily(ctxOf(req), req.query),
   );
 
   app.get(
@@ -42,7 +43,7 @@ export async function statsRoutes(app: App): Promise<void> {
         response: { 200: PackageStatsSchema, ...errors },
       },
     },
-    async (req) => stats.package(req, `${req.params.vendor}/${req.params.name}`, req.query),
+    async (req) => stats.package(ctxOf(req), `${req.params.vendor}/${req.params.name}`, req.query),
   );
 
   app.get(
@@ -56,6 +57,11 @@ export async function statsRoutes(app: App): Promise<void> {
       },
     },
     async (req) =>
-      stats.version(req, `${req.params.vendor}/${req.params.name}`, req.params.version, req.query),
+      stats.version(
+        ctxOf(req),
+        `${req.params.vendor}/${req.params.name}`,
+        req.params.version,
+        req.query,
+      ),
   );
 }

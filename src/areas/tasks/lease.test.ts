@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { Kysely, SqliteDialect } from 'kysely';
 import SQLite from 'better-sqlite3';
 import { createTestApp, waitFor } from '../../../test/helpers.js';
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 function worker(options: WorkerOptions, handlers: Record<string, TaskHandler | TaskDefinition>) {
   const { deps, tasks } = t.runtime.services;
-  const w = new Worker(deps, tasks, handlers, { pollMs: 10, ...options });
+  const w = new Worker(deps, unguarded(tasks, 'a worker'), handlers, { pollMs: 10, ...options });
   workers.push(w);
   return w;
 }

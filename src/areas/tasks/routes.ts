@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import {
   ErrorBodySchema,
   IdParams,
@@ -35,7 +36,7 @@ export async function taskRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await tasks.list(req, {
+      const { rows, total } = await tasks.list(ctxOf(req), {
         status: req.query.status,
         type: req.query.type,
         offset,
@@ -53,7 +54,7 @@ export async function taskRoutes(app: App): Promise<void> {
       },
       async (req) => {
         const { page, perPage, offset } = paging(req.query);
-        const { rows, total } = await tasks.list(req, { status, offset, limit: perPage });
+        const { rows, total } = await tasks.list(ctxOf(req), { status, offset, limit: perPage });
         return pageOf(rows.map(present), total, page, perPage);
       },
     );
@@ -62,24 +63,24 @@ export async function taskRoutes(app: App): Promise<void> {
   app.get(
     '/tasks/:id',
     { schema: { tags, params: IdParams, response: { 200: TaskSchema, ...errors } } },
-    async (req) => present(await tasks.get(req, req.params.id)),
+    async (req) => present(await tasks.get(ctxOf(req), req.params.id)),
   );
 
   app.post(
     '/tasks',
     { schema: { tags, body: CreateTaskBody, response: { 201: TaskSchema, ...errors } } },
-    async (req, reply) => reply.code(201).send(present(await tasks.create(req, req.body))),
+    async (req, reply) => reply.code(201).send(present(await tasks.create(ctxOf(req), req.body))),
   );
 
   app.post(
     '/tasks/sync-all',
     { schema: { tags, response: { 202: TaskSchema, ...errors } } },
-    async (req, reply) => reply.code(202).send(present(await tasks.queueSyncAll(req))),
+    async (req, reply) => reply.code(202).send(present(await tasks.queueSyncAll(ctxOf(req)))),
   );
 
   app.post(
     '/tasks/cleanup',
     { schema: { tags, response: { 202: TaskSchema, ...errors } } },
-    async (req, reply) => reply.code(202).send(present(await tasks.queueCleanup(req))),
+    async (req, reply) => reply.code(202).send(present(await tasks.queueCleanup(ctxOf(req)))),
   );
 }

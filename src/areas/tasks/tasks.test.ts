@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
@@ -34,7 +35,10 @@ async function addPackage(name: string) {
 
 function testWorker() {
   const { deps, tasks, worker } = t.runtime.services;
-  return new Worker(deps, tasks, worker.definitions, { pollMs: 20, backoffBaseMs: 20 });
+  return new Worker(deps, unguarded(tasks, 'a worker'), worker.definitions, {
+    pollMs: 20,
+    backoffBaseMs: 20,
+  });
 }
 
 describe('tasks REST API', () => {
@@ -228,7 +232,9 @@ describe('tasks REST API', () => {
     }
 
     // Every package has its first sync pending: sync_all queues nothing new.
-    expect(await t.runtime.services.tasks.syncAll('default')).toEqual({ packages: 3, queued: 0 });
+    expect(await unguarded(t.runtime.services.tasks, 'background work').syncAll('default')).toEqual(
+      { packages: 3, queued: 0 },
+    );
     const all = (await post('/tasks/sync-all')).json();
     const cleanup = (await post('/tasks/cleanup')).json();
     const worker = testWorker();
@@ -277,7 +283,9 @@ describe('scheduler', () => {
 
   it('queues sync_all per interval and cleanup daily, once across several nodes', async () => {
     const { deps, tasks } = s.runtime.services;
-    const nodes = [1, 2, 3].map(() => new Scheduler(deps, tasks, { syncIntervalMinutes: 15 }));
+    const nodes = [1, 2, 3].map(
+      () => new Scheduler(deps, unguarded(tasks, 'a scheduler'), { syncIntervalMinutes: 15 }),
+    );
     const at = new Date('2026-03-01T10:01:00.000Z');
     const created = await Promise.all(nodes.map((n) => n.tick(at)));
     expect(created.reduce((a, b) => a + b, 0)).toBe(2);
@@ -300,7 +308,7 @@ describe('scheduler', () => {
     expect(await count('packages.sync_all')).toBe(2);
     expect(await count('cleanup')).toBe(1);
 
-    const off = new Scheduler(deps, tasks, { syncIntervalMinutes: 0 });
+    const off = new Scheduler(deps, unguarded(tasks, 'a scheduler'), { syncIntervalMinutes: 0 });
     await s.db
       .updateTable('tasks')
       .set({ status: 'done', finished_at: at.toISOString() })

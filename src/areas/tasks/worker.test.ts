@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unguarded } from '../auth/authorize.js';
 import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
@@ -28,7 +29,7 @@ function worker(
   handlers: Record<string, TaskHandler | TaskDefinition> = t.runtime.services.worker.definitions,
 ) {
   const { deps, tasks } = t.runtime.services;
-  const w = new Worker(deps, tasks, handlers, { pollMs: 10, ...options });
+  const w = new Worker(deps, unguarded(tasks, 'a worker'), handlers, { pollMs: 10, ...options });
   workers.push(w);
   return w;
 }

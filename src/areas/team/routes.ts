@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentTeamToken } from './presenter.js';
 import { CreateTeamTokenBody, IssuedTeamTokenSchema, TeamTokenSchema } from './schema.js';
@@ -21,7 +22,7 @@ export async function teamRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const { row, plain } = await team.create(req, req.body);
+      const { row, plain } = await team.create(ctxOf(req), req.body);
       return reply.code(201).send({ token: presentTeamToken(row), plain_token: plain });
     },
   );
@@ -39,7 +40,7 @@ export async function teamRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await team.list(req, { offset, limit: perPage });
+      const { rows, total } = await team.list(ctxOf(req), { offset, limit: perPage });
       return pageOf(rows.map(presentTeamToken), total, page, perPage);
     },
   );
@@ -48,7 +49,7 @@ export async function teamRoutes(app: App): Promise<void> {
     '/team/tokens/:id',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await team.revoke(req, req.params.id);
+      await team.revoke(ctxOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.js';
-import { bearerToken } from '../../http/auth.js';
+import { bearerToken, ctxOf } from '../../http/auth.js';
+import { assertRouteOperation, routeRule } from '../../http/route-operations.js';
+import { PLATFORM_ACTOR, authorize } from '../auth/authorize.js';
 import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { rejectUndeclaredFields } from '../../http/validation.js';
 import { AppError } from '../../errors.js';
@@ -32,8 +34,10 @@ const present = (row: TenantDto): TenantDto => ({
 });
 
 /**
- * The platform API (decisions.md 9 and 13): any host, PLATFORM_ADMIN_TOKEN only. Registered
- * in the Cloud edition only; elsewhere the paths answer FEATURE_NOT_AVAILABLE.
+ * The platform API (decisions.md 9 and 13): any host, PLATFORM_ADMIN_TOKEN only, which acts as
+ * the platform actor; each route names its operation in http/route-operations.ts and POLICY
+ * gives it its rule, as on the admin API. Registered in the Cloud edition only; elsewhere the
+ * paths answer FEATURE_NOT_AVAILABLE.
  */
 export function tenantRoutes(tenants: TenantService, platformToken: string | null) {
   const expected = platformToken ? digest(platformToken) : null;
@@ -42,9 +46,14 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
     if (!token || !expected || !constantTimeEqual(digest(token), expected)) {
       throw new AppError('UNAUTHORIZED', 'The platform API needs PLATFORM_ADMIN_TOKEN');
     }
+    request.actor = PLATFORM_ACTOR;
+    request.userAgent = request.headers['user-agent'] ?? null;
+    const { edition } = request.server.services.deps.config;
+    authorize(PLATFORM_ACTOR, routeRule(request.method, request.routeOptions.url), edition);
   };
 
   return async function routes(app: App): Promise<void> {
+    app.addHook('onRoute', assertRouteOperation);
     app.addHook('onRequest', authenticate);
     app.addHook('preValidation', async (request) => {
       if (request.body === undefined && request.method !== 'GET') request.body = {};
@@ -62,7 +71,7 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
       },
       async (req) => {
         const { page, perPage, offset } = paging(req.query);
-        const { rows, total } = await tenants.list({ offset, limit: perPage });
+        const { rows, total } = await tenants.list(ctxOf(req), { offset, limit: perPage });
         return pageOf(rows.map(present), total, page, perPage);
       },
     );
@@ -73,7 +82,7 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
         schema: { tags, body: CreateTenantBody, response: { 201: CreatedTenantSchema, ...errors } },
       },
       async (req, reply) => {
-        const { tenant, ownerToken } = await tenants.create(req.body);
+        const { tenant, ownerToken } = await tenants.create(ctxOf(req), req.body);
         return reply.code(201).send({ tenant: present(tenant), owner_token: ownerToken });
       },
     );
@@ -81,13 +90,13 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
     app.get(
       '/tenants/:id',
       { schema: { tags, params: IdParams, response: { 200: TenantSchema, ...errors } } },
-      async (req) => present(await tenants.get(req.params.id)),
+      async (req) => present(await tenants.get(ctxOf(req), req.params.id)),
     );
 
     app.get(
       '/tenants/:id/usage',
       { schema: { tags, params: IdParams, response: { 200: TenantUsageSchema, ...errors } } },
-      async (req) => tenants.usageOf(req.params.id),
+      async (req) => tenants.usageOf(ctxOf(req), req.params.id),
     );
 
     app.get(
@@ -102,7 +111,7 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
       },
       async (req) => {
         const { page, perPage, offset } = paging(req.query);
-        const { rows, total } = await tenants.notificationsOf(req.params.id, {
+        const { rows, total } = await tenants.notificationsOf(ctxOf(req), req.params.id, {
           offset,
           limit: perPage,
         });
@@ -120,14 +129,15 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
           response: { 200: TenantSchema, ...errors },
         },
       },
-      async (req) => present(await tenants.update(req.params.id, { name: req.body.name })),
+      async (req) =>
+        present(await tenants.update(ctxOf(req), req.params.id, { name: req.body.name })),
     );
 
     app.delete(
       '/tenants/:id',
       { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
       async (req, reply) => {
-        await tenants.delete(req.params.id);
+        await tenants.delete(ctxOf(req), req.params.id);
         return reply.code(204).send(null);
       },
     );
@@ -139,7 +149,7 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
       app.post(
         `/tenants/:id/${action}`,
         { schema: { tags, params: IdParams, response: { 200: TenantSchema, ...errors } } },
-        async (req) => present(await tenants.update(req.params.id, { status })),
+        async (req) => present(await tenants.update(ctxOf(req), req.params.id, { status })),
       );
     }
 
@@ -153,7 +163,8 @@ export function tenantRoutes(tenants: TenantService, platformToken: string | nul
           response: { 200: TenantSchema, ...errors },
         },
       },
-      async (req) => present(await tenants.update(req.params.id, { plan: req.body.plan })),
+      async (req) =>
+        present(await tenants.update(ctxOf(req), req.params.id, { plan: req.body.plan })),
     );
   };
 }

@@ -23,7 +23,10 @@ export const TENANT_REMOVE_TASK = 'tenant.remove';
 
 type TenantRow = TenantDto;
 
-/** The platform's own context: tenants are platform rows, audited and queued under `default`. */
+/**
+ * What the platform's changes run as: tenants are platform rows, audited and queued under
+ * `default`. The caller's Ctx (the platform actor) is what POLICY authorizes.
+ */
 const platformCtx: Ctx = { tenantId: DEFAULT_TENANT_ID, actor: { kind: 'system', id: null } };
 
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
@@ -50,7 +53,7 @@ export class TenantService {
     return this.deps.config.cloud.plans;
   }
 
-  async list(page: { offset: number; limit: number }) {
+  async list(_ctx: Ctx, page: { offset: number; limit: number }) {
     // The built-in `default` tenant has no host; it is not one of the platform's tenants.
     const base = this.deps.db
       .selectFrom('tenants')
@@ -69,7 +72,7 @@ export class TenantService {
     return { rows: rows as TenantRow[], total: Number(count) };
   }
 
-  async get(id: string): Promise<TenantRow> {
+  async get(_ctx: Ctx, id: string): Promise<TenantRow> {
     const row = await this.deps.db
       .selectFrom('tenants')
       .selectAll()
@@ -81,7 +84,10 @@ export class TenantService {
     return row as TenantRow;
   }
 
-  async create(input: CreateTenantInput): Promise<{ tenant: TenantRow; ownerToken: string }> {
+  async create(
+    _ctx: Ctx,
+    input: CreateTenantInput,
+  ): Promise<{ tenant: TenantRow; ownerToken: string }> {
     const subdomain = input.subdomain;
     if (!SUBDOMAIN.test(subdomain)) {
       throw invalid('subdomain', 'must be a lower-case DNS label: a-z, 0-9 and inner hyphens');
@@ -126,8 +132,12 @@ export class TenantService {
     return { tenant, ownerToken };
   }
 
-  async update(id: string, patch: { name?: string; plan?: string; status?: TenantRow['status'] }) {
-    const row = await this.get(id);
+  async update(
+    ctx: Ctx,
+    id: string,
+    patch: { name?: string; plan?: string; status?: TenantRow['status'] },
+  ) {
+    const row = await this.get(ctx, id);
     if (patch.plan !== undefined) this.assertPlan(patch.plan);
     const updated = { ...row, ...patch, updated_at: nowIso() };
     await this.deps.db
@@ -153,8 +163,8 @@ export class TenantService {
    * Deletes the tenant: its hosts answer TENANT_NOT_FOUND at once, and a background task removes
    * every row it owns and its archives, then the tenant itself (freeing the subdomain).
    */
-  async delete(id: string): Promise<void> {
-    const row = await this.get(id);
+  async delete(ctx: Ctx, id: string): Promise<void> {
+    const row = await this.get(ctx, id);
     await this.deps.db
       .updateTable('tenants')
       .set({ status: 'deleted', updated_at: nowIso() })
@@ -210,14 +220,14 @@ export class TenantService {
   }
 
   /** `GET /tenants/{id}/notifications`: the plan thresholds passed, oldest first. */
-  async notificationsOf(id: string, page: { offset: number; limit: number }) {
-    await this.get(id);
+  async notificationsOf(ctx: Ctx, id: string, page: { offset: number; limit: number }) {
+    await this.get(ctx, id);
     return listUsageNotifications(this.deps.db, id, page);
   }
 
   /** `GET /tenants/{id}/usage`: this month's use against the plan (decisions.md 13). */
-  async usageOf(id: string) {
-    const row = await this.get(id);
+  async usageOf(ctx: Ctx, id: string) {
+    const row = await this.get(ctx, id);
     const plan = this.plans[row.plan];
     const [figures, packages, customers] = await Promise.all([
       this.usage?.figures(id),

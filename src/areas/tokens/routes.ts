@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, IdParams, ListOf, PageQuery, pageOf, paging } from '../../http/schemas.js';
 import { presentIssued, presentToken } from './presenter.js';
 import {
@@ -23,7 +24,7 @@ export async function tokenRoutes(app: App): Promise<void> {
     '/customers/:id/tokens',
     { schema: { tags, params: IdParams, body: CreateTokenBody, response: issued } },
     async (req, reply) => {
-      const token = await tokens.create(req, req.params.id, req.body);
+      const token = await tokens.create(ctxOf(req), req.params.id, req.body);
       return reply.code(201).send(presentIssued(token, baseUrl));
     },
   );
@@ -40,7 +41,10 @@ export async function tokenRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await tokens.list(req, req.params.id, { offset, limit: perPage });
+      const { rows, total } = await tokens.list(ctxOf(req), req.params.id, {
+        offset,
+        limit: perPage,
+      });
       return pageOf(rows.map(presentToken), total, page, perPage);
     },
   );
@@ -48,14 +52,14 @@ export async function tokenRoutes(app: App): Promise<void> {
   app.get(
     '/customers/:id/tokens/:token_id',
     { schema: { tags, params: TokenParams, response: { 200: TokenSchema, ...errors } } },
-    async (req) => presentToken(await tokens.get(req, req.params.id, req.params.token_id)),
+    async (req) => presentToken(await tokens.get(ctxOf(req), req.params.id, req.params.token_id)),
   );
 
   app.delete(
     '/customers/:id/tokens/:token_id',
     { schema: { tags, params: TokenParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await tokens.revoke(req, req.params.id, req.params.token_id);
+      await tokens.revoke(ctxOf(req), req.params.id, req.params.token_id);
       return reply.code(204).send(null);
     },
   );
@@ -64,7 +68,7 @@ export async function tokenRoutes(app: App): Promise<void> {
     '/customers/:id/tokens/:token_id/rotate',
     { schema: { tags, params: TokenParams, response: issued } },
     async (req, reply) => {
-      const token = await tokens.rotate(req, req.params.id, req.params.token_id);
+      const token = await tokens.rotate(ctxOf(req), req.params.id, req.params.token_id);
       return reply.code(201).send(presentIssued(token, baseUrl));
     },
   );
@@ -73,7 +77,7 @@ export async function tokenRoutes(app: App): Promise<void> {
     '/customers/:id/token/regenerate',
     { schema: { tags, params: IdParams, response: issued } },
     async (req, reply) => {
-      const token = await tokens.regenerate(req, req.params.id);
+      const token = await tokens.regenerate(ctxOf(req), req.params.id);
       return reply.code(201).send(presentIssued(token, baseUrl));
     },
   );
@@ -82,7 +86,7 @@ export async function tokenRoutes(app: App): Promise<void> {
     '/customers/:id/token',
     { schema: { tags, params: IdParams, response: { 204: Type.Null(), ...errors } } },
     async (req, reply) => {
-      await tokens.revokeAll(req, req.params.id);
+      await tokens.revokeAll(ctxOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -98,7 +102,7 @@ export async function tokenRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const jwt = await tokens.issueJwt(req, req.params.id, req.body);
+      const jwt = await tokens.issueJwt(ctxOf(req), req.params.id, req.body);
       return reply
         .code(201)
         .send({ token: jwt.token, token_type: 'Bearer' as const, expires_at: jwt.expiresAt });

@@ -1,4 +1,5 @@
 import type { App } from '../../http/app-types.js';
+import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, ListOf, PackageParams, pageOf, paging } from '../../http/schemas.js';
 import { packageName } from '../packages/service.js';
 import { WebhookDeliveryService } from './deliveries.js';
@@ -26,7 +27,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
       const { rows, total } = await deliveries.forPackage(
-        req,
+        ctxOf(req),
         packageName(req.params.vendor, req.params.name),
         { offset, limit: perPage },
       );
@@ -46,7 +47,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     },
     async (req) => {
       const { page, perPage, offset } = paging(req.query);
-      const { rows, total } = await deliveries.list(req, {
+      const { rows, total } = await deliveries.list(ctxOf(req), {
         provider: req.query.provider,
         offset,
         limit: perPage,
