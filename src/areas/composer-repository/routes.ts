@@ -13,6 +13,8 @@ import type { PackageDocument } from './service.js';
 import { acceptsGzip, gzipped, isFresh, render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
 import { p2Path } from './fast-path.js';
+import { recordArchiveDownload } from './downloads.js';
+import { meterArchive } from '../usage/archive-meter.js';
 
 const hidden = { hide: true };
 
@@ -154,38 +156,25 @@ export async function composerRoutes(app: App): Promise<void> {
       if (!file.endsWith('.zip')) throw notFound(`Archive ${vendor}/${pkg}/${file}`);
       const principal = await principalOf(req);
       const name = `${vendor}/${pkg}`.toLowerCase();
-      const figures = await composer.usage.figures(principal.customer.tenant_id);
-      reply
-        .header('x-bandwidth-used', String(figures.bandwidthUsed))
-        .header('x-bandwidth-limit', String(figures.bandwidthLimit))
-        .header('x-storage-used', String(figures.storageUsed))
-        .header('x-storage-limit', String(figures.storageLimit));
-      composer.usage.assertBandwidthLeft(figures);
+      await meterArchive(composer.usage, principal.customer.tenant_id, reply);
       const found = await composer.archive(principal, name, file.slice(0, -'.zip'.length));
       const { body, size } = found.archive;
       // HEAD (Fastify answers it with this handler) asks about the archive: not a download.
       if (req.method !== 'HEAD') {
         try {
-          await composer.usage.recordDownload(
-            principal.customer.tenant_id,
-            principal.customer.id,
-            found.pkg.id,
-            found.version.version_normalized,
+          await recordArchiveDownload(app.services.deps, composer.usage, {
+            tenantId: principal.customer.tenant_id,
+            customerId: principal.customer.id,
+            packageId: found.pkg.id,
+            name: found.pkg.name,
+            version: found.version.version,
+            normalized: found.version.version_normalized,
             size,
-          );
+          });
         } catch (err) {
           body.destroy();
           throw err;
         }
-        app.services.deps.events.publish({
-          type: 'customer.activity',
-          tenantId: principal.customer.tenant_id,
-          customerId: principal.customer.id,
-          activity: 'DOWNLOAD',
-          package: found.pkg.name,
-          version: found.version.version,
-          at: new Date().toISOString(),
-        });
       }
       // Streamed from storage as it arrives: an archive is never held whole in memory.
       return reply

@@ -3,7 +3,8 @@ import type { App } from '../../http/app-types.js';
 import { notFound } from '../../errors.js';
 import { requireFeature } from '../../editions.js';
 import { customerCredentials } from '../composer-repository/credentials.js';
-import * as store from './store.js';
+import { recordProxyDownload } from './downloads.js';
+import { meterArchive } from '../usage/archive-meter.js';
 
 const Params = Type.Object({
   vendor: Type.String({ maxLength: 100 }),
@@ -18,7 +19,6 @@ const Params = Type.Object({
  */
 export async function distProxyRoutes(app: App): Promise<void> {
   const { composer, proxy } = app.services;
-  const db = app.services.deps.db;
 
   app.get(
     '/dist-proxy/:vendor/:package/:version/:file',
@@ -38,39 +38,23 @@ export async function distProxyRoutes(app: App): Promise<void> {
         throw notFound(`Archive ${name}/${version}/${file}`);
       }
       const tenantId = principal.customer.tenant_id;
-      const figures = await composer.usage.figures(tenantId);
-      reply
-        .header('x-bandwidth-used', String(figures.bandwidthUsed))
-        .header('x-bandwidth-limit', String(figures.bandwidthLimit))
-        .header('x-storage-used', String(figures.storageUsed))
-        .header('x-storage-limit', String(figures.storageLimit));
-      composer.usage.assertBandwidthLeft(figures);
+      await meterArchive(composer.usage, tenantId, reply);
       const found = await proxy.archive(tenantId, name, version, file.slice(0, -'.zip'.length));
+      const { size, normalized } = found;
       try {
-        await composer.usage.recordBandwidth(tenantId, found.size);
-        await store.recordDownload(
-          db,
+        await recordProxyDownload(app.services.deps, composer.usage, {
           tenantId,
-          principal.customer.id,
+          customerId: principal.customer.id,
           name,
-          found.normalized,
-          found.size,
-        );
-        await store.count(db, tenantId, 'bytes_served', found.size);
+          version,
+          normalized,
+          size,
+        });
       } catch (err) {
         // Not counted, so not served (as /dist).
         found.body.destroy();
         throw err;
       }
-      app.services.deps.events.publish({
-        type: 'customer.activity',
-        tenantId,
-        customerId: principal.customer.id,
-        activity: 'DOWNLOAD',
-        package: name,
-        version,
-        at: new Date().toISOString(),
-      });
       return reply
         .type('application/zip')
         .header('content-length', String(found.size))

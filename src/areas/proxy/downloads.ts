@@ -1,0 +1,34 @@
+import type { Deps } from '../../context.js';
+import type { UsageService } from '../usage/service.js';
+import * as store from './store.js';
+
+/**
+ * A proxied archive about to be sent: its bytes against the tenant's bandwidth, the proxy's
+ * download statistics and byte counter, all committed before the archive goes out (as `/dist`),
+ * then the customer's DOWNLOAD activity for subscribers.
+ */
+export async function recordProxyDownload(
+  deps: Pick<Deps, 'db' | 'events'>,
+  usage: UsageService,
+  d: {
+    tenantId: string;
+    customerId: string;
+    name: string;
+    version: string;
+    normalized: string;
+    size: number;
+  },
+): Promise<void> {
+  await usage.recordBandwidth(d.tenantId, d.size);
+  await store.recordDownload(deps.db, d.tenantId, d.customerId, d.name, d.normalized, d.size);
+  await store.count(deps.db, d.tenantId, 'bytes_served', d.size);
+  deps.events.publish({
+    type: 'customer.activity',
+    tenantId: d.tenantId,
+    customerId: d.customerId,
+    activity: 'DOWNLOAD',
+    package: d.name,
+    version: d.version,
+    at: new Date().toISOString(),
+  });
+}
