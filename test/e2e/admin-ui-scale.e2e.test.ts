@@ -110,9 +110,7 @@ describe('the admin UI on the community edition with 10,000 packages', () => {
     expect(tab.problems.pageErrors).toEqual([]);
     expect(tab.problems.failedRequests).toEqual([]);
     const unexpected = tab.problems.errorResponses.filter(
-      (r) =>
-        !/^403 GET \/api\/v1\/(audit|vulnerabilities)/.test(r) &&
-        !/^404 GET \/api\/v1\/(vulnerabilities|packages\/[^/]+\/[^/]+\/monorepo)$/.test(r),
+      (r) => !/^403 GET \/api\/v1\/(audit|vulnerabilities)/.test(r),
     );
     expect(unexpected).toEqual([]);
   });

@@ -16,6 +16,7 @@ import {
   signIn,
 } from './browser.js';
 import type { TrackedPage } from './browser.js';
+import { expectFits, expectReachable } from './admin-ui-phone.js';
 
 // A Pro server holding acme/widget 1.0.0, 1.1.0 and 1.2.0 and acme/gadget 2.0.0; a vendor
 // advisory on the widget (<1.2.0) made over REST; a customer that downloaded widget 1.1.0.
@@ -256,6 +257,9 @@ describe('the Vulnerabilities page in a real browser', () => {
     await row(p, TITLE).getByRole('cell', { name: 'critical' }).waitFor();
     await p.getByRole('button', { name: 'Publish advisory' }).waitFor();
     expect(await overflowsSideways(p)).toBe(false);
+    await expectFits(p, 'vulnerabilities');
+    await expectReachable(p.getByRole('button', { name: 'Scan now' }));
+    await expectReachable(p.getByRole('button', { name: 'Publish advisory' }));
     await screenshot(p, 'phone-vulnerabilities');
     await row(p, TITLE).getByRole('link', { name: TITLE }).click();
     await p
@@ -263,6 +267,7 @@ describe('the Vulnerabilities page in a real browser', () => {
       .getByText('Downloader Ltd')
       .waitFor();
     expect(await overflowsSideways(p)).toBe(false);
+    await expectFits(p, 'vulnerability');
     await screenshot(p, 'phone-vulnerability');
   });
 });

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ErrorNote, Field, Pager, SeverityBadge } from './ui';
+import { Pager } from './Pager';
+import { ErrorNote, Field, FormCard, SelectField, SeverityBadge, TextField } from './ui';
 import { ApiError } from '../lib/errors';
 
 describe('shared components', () => {
@@ -59,5 +60,44 @@ describe('shared components', () => {
       '<span class="badge severity-critical">critical</span>',
     );
     expect(renderToStaticMarkup(<SeverityBadge severity={null} />)).toContain('no severity');
+  });
+
+  it('makes text and choice fields, and a form card named by its heading', () => {
+    const text = renderToStaticMarkup(
+      <TextField label="CVE" hint="optional" error="bad" value="x" onChange={() => {}} required />,
+    );
+    const id = /<label for="([^"]+)">CVE<\/label>/.exec(text)?.[1];
+    expect(text).toContain(
+      `<input required="" id="${id}" aria-describedby="${id}-hint ${id}-error" aria-invalid="true" value="x"/>`,
+    );
+    const select = renderToStaticMarkup(
+      <SelectField
+        label="Status"
+        blank="Any status"
+        value=""
+        options={['ACTIVE']}
+        onChange={() => {}}
+      />,
+    );
+    expect(select).toMatch(
+      /<select id="[^"]+"><option value="" selected="">Any status<\/option><option>ACTIVE<\/option><\/select>/,
+    );
+    const form = renderToStaticMarkup(
+      <FormCard
+        title="New customer"
+        submit="Create customer"
+        action={{
+          isPending: true,
+          error: ApiError.from(409, { code: 'CONFLICT' }),
+          mutate: () => {},
+        }}
+      >
+        <p>fields</p>
+      </FormCard>,
+    );
+    const title = /<form class="card" aria-labelledby="([^"]+)">/.exec(form)?.[1];
+    expect(form).toContain(`<h2 id="${title}">New customer</h2><p>fields</p>`);
+    expect(form).toContain('<button type="submit" disabled="">Create customer</button>');
+    expect(form).toContain('role="alert">That conflicts with the current state');
   });
 });

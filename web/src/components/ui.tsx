@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
-import type { ReactNode } from 'react';
+import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
 import { describeError } from '../lib/errors';
-import type { Pagination } from '../api/types';
 
 /** An API error in words, announced to screen readers, next to what caused it. */
 export function ErrorNote({ error }: { error: unknown }) {
@@ -58,42 +57,62 @@ export function Field({
   );
 }
 
-/** Previous/next paging over a list envelope's pagination. */
-export function Pager({
-  pagination,
-  onPage,
+/** A labelled text input (any `type`); its hint and the API's error on it describe it. */
+export function TextField({
   label,
+  hint,
+  error,
+  value,
+  onChange,
+  ...input
 }: {
-  pagination: Pagination | undefined;
-  onPage: (page: number) => void;
   label: string;
-}) {
-  if (!pagination) return null;
-  const { page, total_pages: pages, total } = pagination;
+  hint?: string;
+  error?: string;
+  value: string;
+  onChange: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>) {
   return (
-    <nav className="pager" aria-label={`${label} pages`}>
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous page
-      </button>
-      <span aria-live="polite">
-        Page {page} of {Math.max(pages, 1)} · {total} in all
-      </span>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next page
-      </button>
-    </nav>
+    <Field label={label} hint={hint} error={error}>
+      {(id, describedBy) => (
+        <input
+          {...input}
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }
 
-/** A table that scrolls sideways on a narrow screen instead of widening the page. */
-export function TableWrap({ caption, children }: { caption: string; children: ReactNode }) {
+/** A labelled choice among fixed values; `blank` names an empty first choice ("Any status"). */
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  blank,
+}: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (value: T) => void;
+  blank?: string;
+}) {
   return (
-    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
-      <table>
-        <caption className="visually-hidden">{caption}</caption>
-        {children}
-      </table>
-    </div>
+    <Field label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onChange(e.target.value as T)}>
+          {blank !== undefined && <option value="">{blank}</option>}
+          {options.map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -139,5 +158,74 @@ export function PageTitle({ children }: { children: ReactNode }) {
     <h1 tabIndex={-1} className="page-title">
       {children}
     </h1>
+  );
+}
+
+/**
+ * A form in a card: its heading (the form's name), the fields, the submit button with anything
+ * that goes beside it, and the API's error under them.
+ */
+export function FormCard({
+  title,
+  level = 2,
+  submit,
+  action,
+  beside,
+  children,
+}: {
+  title: string;
+  level?: 2 | 3;
+  submit: string;
+  /** What submitting does (a mutation): the button waits while it runs; its error shows. */
+  action: { isPending: boolean; error: unknown; mutate: () => void };
+  beside?: ReactNode;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  const Heading = level === 2 ? 'h2' : 'h3';
+  const send = (e: FormEvent) => {
+    e.preventDefault();
+    action.mutate();
+  };
+  return (
+    <form className="card" onSubmit={send} aria-labelledby={titleId}>
+      <Heading id={titleId}>{title}</Heading>
+      {children}
+      <div className="actions">
+        <button type="submit" disabled={action.isPending}>
+          {submit}
+        </button>
+        {beside}
+      </div>
+      <ErrorNote error={action.error} />
+    </form>
+  );
+}
+
+/** A secret shown only once (a new token's value): copy it now, gone after "I have copied it". */
+export function ShownOnce({
+  title,
+  level = 2,
+  note,
+  onDone,
+  children,
+}: {
+  title: string;
+  level?: 2 | 3;
+  note: string;
+  onDone: () => void;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <section className="card once" aria-labelledby={titleId}>
+      <Heading id={titleId}>{title}</Heading>
+      <p>{note}</p>
+      {children}
+      <button type="button" className="secondary" onClick={onDone}>
+        I have copied it
+      </button>
+    </section>
   );
 }

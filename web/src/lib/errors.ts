@@ -70,9 +70,9 @@ export function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Whether an optional API (a later feature, another edition) is simply not there. */
-export function isUnavailable(err: unknown): boolean {
-  return err instanceof ApiError && (err.status === 404 || err.status === 403);
+/** Whether the API answered that what was asked for is not there (404). */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
 }
 
 /** Whether the edition lacks the feature (403 FEATURE_NOT_AVAILABLE). */

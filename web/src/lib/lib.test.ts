@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeError, fieldError, isFeatureMissing, isUnavailable } from './errors';
+import { ApiError, describeError, fieldError, isFeatureMissing, isNotFound } from './errors';
 import { authJsonSnippet, composerJsonSnippet, splitList } from './snippets';
 import { fillDays, formatTime, isSyncing, lastDays, syncLabel } from './format';
 import { graphqlWsUrl, syncPollInterval } from './live-sync';
@@ -40,11 +40,11 @@ describe('API errors in words', () => {
     expect(describeError(new Error('Enter a token.'))).toBe('Enter a token.');
   });
 
-  it('treats 404 and 403 as "not there" for optional APIs', () => {
-    expect(isUnavailable(ApiError.from(404, {}))).toBe(true);
-    expect(isUnavailable(ApiError.from(403, { code: 'FEATURE_NOT_AVAILABLE' }))).toBe(true);
-    expect(isUnavailable(ApiError.from(500, {}))).toBe(false);
-    expect(isUnavailable(new Error('x'))).toBe(false);
+  it('tells a 404 ("not there") from other errors', () => {
+    expect(isNotFound(ApiError.from(404, { code: 'NOT_FOUND' }))).toBe(true);
+    expect(isNotFound(ApiError.from(403, { code: 'FEATURE_NOT_AVAILABLE' }))).toBe(false);
+    expect(isNotFound(ApiError.from(500, {}))).toBe(false);
+    expect(isNotFound(new Error('x'))).toBe(false);
   });
 
   it('tells a missing edition feature apart, and reads what an error says about one field', () => {

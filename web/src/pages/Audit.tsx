@@ -3,7 +3,9 @@ import type { FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import type { AuditEntry } from '../api/types';
-import { ErrorNote, Field, Loading, PageTitle, Pager, TableWrap } from '../components/ui';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import { PageTitle, TextField } from '../components/ui';
 import { formatTime } from '../lib/format';
 
 interface Filters {
@@ -40,6 +42,18 @@ const describe = (v: unknown): string => {
   return JSON.stringify(v);
 };
 
+const COLUMNS: Column<AuditEntry>[] = [
+  { header: 'When', cell: (e) => formatTime(e.created_at) },
+  { header: 'Actor', cell: (e) => describe(e.actor) },
+  { header: 'Action', cell: (e) => <code>{e.action}</code> },
+  { header: 'Target', cell: (e) => describe(e.target) },
+  {
+    header: 'Summary',
+    cell: (e) => <code>{JSON.stringify(e.summary)}</code>,
+    className: 'summary',
+  },
+];
+
 export function AuditPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
@@ -55,16 +69,12 @@ export function AuditPage() {
     setFilters(draft);
   };
   const field = (key: keyof Filters, label: string, type = 'text') => (
-    <Field label={label}>
-      {(id) => (
-        <input
-          id={id}
-          type={type}
-          value={draft[key]}
-          onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      type={type}
+      value={draft[key]}
+      onChange={(v) => setDraft({ ...draft, [key]: v })}
+    />
   );
   return (
     <>
@@ -92,45 +102,15 @@ export function AuditPage() {
           </button>
         </div>
       </form>
-      <ErrorNote error={list.error} />
-      {list.isPending ? (
-        <Loading what="audit log" />
-      ) : (
-        list.data && (
-          <TableWrap caption="Audit log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Summary</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((e: AuditEntry) => (
-                <tr key={e.id}>
-                  <td>{formatTime(e.created_at)}</td>
-                  <td>{describe(e.actor)}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>{describe(e.target)}</td>
-                  <td className="summary">
-                    <code>{JSON.stringify(e.summary)}</code>
-                  </td>
-                </tr>
-              ))}
-              {list.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No entries match.</td>
-                </tr>
-              )}
-            </tbody>
-          </TableWrap>
-        )
-      )}
-      <Pager pagination={list.data?.pagination} onPage={setPage} label="Audit log" />
+      <PagedTable
+        caption="Audit log"
+        what="audit log"
+        list={list}
+        columns={COLUMNS}
+        rowKey={(e) => e.id}
+        empty="No entries match."
+        onPage={setPage}
+      />
     </>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, call } from '../api/client';
 import type { Collection } from '../api/types';
-import { ErrorNote, Field, PageTitle, Pager } from '../components/ui';
+import { Pager } from '../components/Pager';
+import { ErrorNote, FormCard, PageTitle, TextField } from '../components/ui';
 import { canWrite, useSession } from '../lib/session';
 import { splitList } from '../lib/snippets';
 
@@ -55,16 +55,12 @@ function CollectionCard({ c, writable }: { c: Collection; writable: boolean }) {
             change.mutate({ add_packages: splitList(add) });
           }}
         >
-          <Field label={`Add to ${c.name}`}>
-            {(id) => (
-              <input
-                id={id}
-                value={add}
-                onChange={(e) => setAdd(e.target.value)}
-                placeholder="acme/lib"
-              />
-            )}
-          </Field>
+          <TextField
+            label={`Add to ${c.name}`}
+            value={add}
+            onChange={setAdd}
+            placeholder="acme/lib"
+          />
           <button type="submit" className="secondary" disabled={!add.trim() || change.isPending}>
             Add
           </button>
@@ -110,10 +106,6 @@ export function CollectionsPage() {
     },
   });
   const writable = canWrite(session);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <>
       <PageTitle>Collections</PageTitle>
@@ -121,38 +113,23 @@ export function CollectionsPage() {
         A collection groups packages so one grant gives a customer all of them.
       </p>
       {writable && (
-        <form className="card" onSubmit={submit} aria-labelledby="collection-create-title">
-          <h2 id="collection-create-title">New collection</h2>
+        <FormCard title="New collection" submit="Create collection" action={create}>
           <div className="row">
-            <Field label="Name">
-              {(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} />}
-            </Field>
-            <Field label="Slug" hint="lower case, e.g. pro-bundle">
-              {(id, hint) => (
-                <input
-                  id={id}
-                  aria-describedby={hint}
-                  value={slug}
-                  onChange={(e) => setSlug(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field label="Members" hint="vendor/package, comma separated">
-              {(id, hint) => (
-                <input
-                  id={id}
-                  aria-describedby={hint}
-                  value={members}
-                  onChange={(e) => setMembers(e.target.value)}
-                />
-              )}
-            </Field>
+            <TextField label="Name" value={name} onChange={setName} />
+            <TextField
+              label="Slug"
+              hint="lower case, e.g. pro-bundle"
+              value={slug}
+              onChange={setSlug}
+            />
+            <TextField
+              label="Members"
+              hint="vendor/package, comma separated"
+              value={members}
+              onChange={setMembers}
+            />
           </div>
-          <button type="submit" disabled={create.isPending}>
-            Create collection
-          </button>
-          <ErrorNote error={create.error} />
-        </form>
+        </FormCard>
       )}
       <ErrorNote error={list.error} />
       <ul className="cards">

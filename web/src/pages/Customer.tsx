@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { api, call } from '../api/client';
 import type { Customer } from '../api/types';
-import { ErrorNote, Field, Loading, PageTitle, StatusBadge } from '../components/ui';
+import { ErrorNote, FormCard, Loading, PageTitle, StatusBadge, TextField } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 import { CollectionGrants, Grants } from './CustomerAccess';
@@ -35,48 +34,24 @@ function EditCustomer({ customer, onDone }: { customer: Customer; onDone: () => 
       onDone();
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="edit-customer-title">
-      <h2 id="edit-customer-title">Details</h2>
-      <div className="row">
-        <Field label="Name">
-          {(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} />}
-        </Field>
-        <Field label="Email">
-          {(id) => (
-            <input id={id} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-          )}
-        </Field>
-        <Field label="External ID">
-          {(id) => (
-            <input id={id} value={externalId} onChange={(e) => setExternalId(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Access expires">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              value={expires}
-              onChange={(e) => setExpires(e.target.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <div className="actions">
-        <button type="submit" disabled={save.isPending}>
-          Save changes
-        </button>
+    <FormCard
+      title="Details"
+      submit="Save changes"
+      action={save}
+      beside={
         <button type="button" className="secondary" onClick={onDone}>
           Cancel
         </button>
+      }
+    >
+      <div className="row">
+        <TextField label="Name" value={name} onChange={setName} />
+        <TextField label="Email" type="email" value={email} onChange={setEmail} />
+        <TextField label="External ID" value={externalId} onChange={setExternalId} />
+        <TextField label="Access expires" type="date" value={expires} onChange={setExpires} />
       </div>
-      <ErrorNote error={save.error} />
-    </form>
+    </FormCard>
   );
 }
 
@@ -114,9 +89,7 @@ function StatusActions({ customer }: { customer: Customer }) {
           }}
           className="inline-form"
         >
-          <Field label="Reason">
-            {(id) => <input id={id} value={reason} onChange={(e) => setReason(e.target.value)} />}
-          </Field>
+          <TextField label="Reason" value={reason} onChange={setReason} />
           <button type="submit" className="danger" disabled={change.isPending}>
             Suspend
           </button>

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, call, pkgParams } from '../api/client';
-import { ErrorNote, Field, TableWrap } from '../components/ui';
+import { DataTable } from '../components/DataTable';
+import { ErrorNote, Field, FormCard, TextField } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 import { useDebounced } from '../lib/use-debounced';
@@ -37,13 +37,8 @@ function GrantForm({ customerId }: { customerId: string }) {
       return queryClient.invalidateQueries({ queryKey: ['customer', customerId, 'grants'] });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    grant.mutate();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="grant-title">
-      <h3 id="grant-title">Grant a package</h3>
+    <FormCard title="Grant a package" level={3} submit="Grant access" action={grant}>
       <div className="row">
         <Field label="Package">
           {(id) => (
@@ -76,11 +71,7 @@ function GrantForm({ customerId }: { customerId: string }) {
         </Field>
       </div>
       <ConstraintPreview pkg={pkg} constraint={constraint} />
-      <button type="submit" disabled={grant.isPending}>
-        Grant access
-      </button>
-      <ErrorNote error={grant.error} />
-    </form>
+    </FormCard>
   );
 }
 
@@ -112,50 +103,38 @@ export function Grants({ customerId }: { customerId: string }) {
       <h2 id="grants-title">Packages granted</h2>
       {writable && <GrantForm customerId={customerId} />}
       <ErrorNote error={grants.error ?? revoke.error} />
-      <TableWrap caption="Packages granted">
-        <thead>
-          <tr>
-            <th scope="col">Package</th>
-            <th scope="col">Constraint</th>
-            <th scope="col">Via</th>
-            <th scope="col">Granted</th>
-            {writable && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {grants.data?.data.map((g) => (
-            <tr key={`${g.package}-${g.via_collection ?? ''}`}>
-              <td>
-                <Link to={`/packages/${g.package}`}>{g.package}</Link>
-              </td>
-              <td>
-                <code>{g.constraint}</code>
-              </td>
-              <td>{g.via_collection ? `collection ${g.via_collection}` : 'direct'}</td>
-              <td>{formatTime(g.granted_at)}</td>
-              {writable && (
-                <td>
-                  {!g.via_collection && (
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={`Revoke ${g.package}`}
-                      onClick={() => revoke.mutate(g.package)}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
-          {grants.data?.data.length === 0 && (
-            <tr>
-              <td colSpan={5}>No packages granted yet.</td>
-            </tr>
-          )}
-        </tbody>
-      </TableWrap>
+      <DataTable
+        caption="Packages granted"
+        rows={grants.data?.data ?? []}
+        rowKey={(g) => `${g.package}-${g.via_collection ?? ''}`}
+        empty={grants.data && 'No packages granted yet.'}
+        columns={[
+          {
+            header: 'Package',
+            cell: (g) => <Link to={`/packages/${g.package}`}>{g.package}</Link>,
+          },
+          { header: 'Constraint', cell: (g) => <code>{g.constraint}</code> },
+          {
+            header: 'Via',
+            cell: (g) => (g.via_collection ? `collection ${g.via_collection}` : 'direct'),
+          },
+          { header: 'Granted', cell: (g) => formatTime(g.granted_at) },
+          writable && {
+            header: 'Actions',
+            cell: (g) =>
+              !g.via_collection && (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Revoke ${g.package}`}
+                  onClick={() => revoke.mutate(g.package)}
+                >
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }
@@ -223,11 +202,7 @@ export function CollectionGrants({ customerId }: { customerId: string }) {
               </select>
             )}
           </Field>
-          <Field label="Version range">
-            {(id) => (
-              <input id={id} value={constraint} onChange={(e) => setConstraint(e.target.value)} />
-            )}
-          </Field>
+          <TextField label="Version range" value={constraint} onChange={setConstraint} />
           <button type="submit" disabled={!slug || grant.isPending}>
             Grant collection
           </button>

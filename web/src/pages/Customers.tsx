@@ -1,18 +1,11 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, call } from '../api/client';
-import type { CustomerStatus } from '../api/types';
-import {
-  ErrorNote,
-  Field,
-  Loading,
-  PageTitle,
-  Pager,
-  StatusBadge,
-  TableWrap,
-} from '../components/ui';
+import type { Customer, CustomerStatus } from '../api/types';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import { FormCard, PageTitle, SelectField, StatusBadge, TextField } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 
@@ -31,38 +24,22 @@ function CreateCustomer() {
       void navigate(`/customers/${c.id}`);
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="create-customer-title">
-      <h2 id="create-customer-title">New customer</h2>
+    <FormCard title="New customer" submit="Create customer" action={create}>
       <div className="row">
-        <Field label="Name">
-          {(id) => (
-            <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />
-          )}
-        </Field>
-        <Field label="Email">
-          {(id) => (
-            <input
-              id={id}
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-            />
-          )}
-        </Field>
+        <TextField label="Name" value={name} onChange={setName} required />
+        <TextField label="Email" type="email" value={email} onChange={setEmail} required />
       </div>
-      <button type="submit" disabled={create.isPending}>
-        Create customer
-      </button>
-      <ErrorNote error={create.error} />
-    </form>
+    </FormCard>
   );
 }
+
+const COLUMNS: Column<Customer>[] = [
+  { header: 'Name', cell: (c) => <Link to={`/customers/${c.id}`}>{c.name}</Link> },
+  { header: 'Email', cell: (c) => c.email, className: 'break' },
+  { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+  { header: 'Created', cell: (c) => formatTime(c.created_at) },
+];
 
 export function CustomersPage() {
   const session = useSession();
@@ -93,54 +70,21 @@ export function CustomersPage() {
       {canWrite(session) && <CreateCustomer />}
       <section aria-labelledby="customer-list-title">
         <h2 id="customer-list-title">All customers</h2>
-        <Field label="Status">
-          {(id) => (
-            <select id={id} value={status} onChange={(e) => update('status', e.target.value)}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <ErrorNote error={list.error} />
-        {list.isPending ? (
-          <Loading what="customers" />
-        ) : (
-          <TableWrap caption="Customers">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data?.data.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <Link to={`/customers/${c.id}`}>{c.name}</Link>
-                  </td>
-                  <td className="break">{c.email}</td>
-                  <td>
-                    <StatusBadge status={c.status} />
-                  </td>
-                  <td>{formatTime(c.created_at)}</td>
-                </tr>
-              ))}
-              {list.data?.data.length === 0 && (
-                <tr>
-                  <td colSpan={4}>No customers{status ? ` with status ${status}` : ''}.</td>
-                </tr>
-              )}
-            </tbody>
-          </TableWrap>
-        )}
-        <Pager
-          pagination={list.data?.pagination}
+        <SelectField
+          label="Status"
+          blank="Any status"
+          value={status}
+          options={STATUSES}
+          onChange={(s) => update('status', s)}
+        />
+        <PagedTable
+          caption="Customers"
+          what="customers"
+          list={list}
+          columns={COLUMNS}
+          rowKey={(c) => c.id}
+          empty={`No customers${status ? ` with status ${status}` : ''}.`}
           onPage={(p) => update('page', String(p))}
-          label="Customers"
         />
       </section>
     </>

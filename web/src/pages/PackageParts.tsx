@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, call, pkgParams } from '../api/client';
 import type { PackageDetail, Version } from '../api/types';
-import { ErrorNote, TableWrap } from '../components/ui';
-import { isUnavailable } from '../lib/errors';
+import { DataTable } from '../components/DataTable';
+import { ErrorNote, Loading } from '../components/ui';
+import { isNotFound } from '../lib/errors';
 import { formatNumber, formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 
@@ -53,63 +55,73 @@ export function Versions({ pkg }: { pkg: PackageDetail }) {
     <section aria-labelledby="versions-title">
       <h2 id="versions-title">Versions</h2>
       <ErrorNote error={flag.error} />
-      <TableWrap caption="Versions">
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Released</th>
-            <th scope="col">Downloads</th>
-            <th scope="col">State</th>
-            {writable && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {pkg.versions.map((v) => (
-            <tr key={v.version_normalized}>
-              <td>
-                <code>{v.version}</code>
-              </td>
-              <td>{formatTime(v.released_at)}</td>
-              <td>{formatNumber(v.downloads)}</td>
-              <td>
-                {[v.yanked && 'yanked', v.deprecated && 'deprecated'].filter(Boolean).join(', ') ||
-                  'available'}
-              </td>
-              {writable && <td>{actions(v)}</td>}
-            </tr>
-          ))}
-          {pkg.versions.length === 0 && (
-            <tr>
-              <td colSpan={5}>No versions yet.</td>
-            </tr>
-          )}
-        </tbody>
-      </TableWrap>
+      <DataTable
+        caption="Versions"
+        rows={pkg.versions}
+        rowKey={(v) => v.version_normalized}
+        empty="No versions yet."
+        columns={[
+          { header: 'Version', cell: (v) => <code>{v.version}</code> },
+          { header: 'Released', cell: (v) => formatTime(v.released_at) },
+          { header: 'Downloads', cell: (v) => formatNumber(v.downloads) },
+          {
+            header: 'State',
+            cell: (v) =>
+              [v.yanked && 'yanked', v.deprecated && 'deprecated'].filter(Boolean).join(', ') ||
+              'available',
+          },
+          writable && { header: 'Actions', cell: actions },
+        ]}
+      />
     </section>
   );
 }
 
+/**
+ * A monorepo parent's child packages, asked for when a person asks. The package's JSON does not
+ * say whether it is a monorepo parent, and the monorepo view answers 404 for any other package,
+ * so the page does not ask on its own (no failing request on every ordinary package's page).
+ */
 export function MonorepoChildren({ name }: { name: string }) {
   const path = pkgParams(name);
+  const [asked, setAsked] = useState(false);
   const mono = useQuery({
     queryKey: ['monorepo', name],
+    enabled: asked,
     staleTime: 60_000,
     queryFn: () => call(api.GET('/api/v1/packages/{vendor}/{name}/monorepo', { params: { path } })),
   });
-  if (mono.isError && isUnavailable(mono.error)) return null;
-  if (!mono.data) return <ErrorNote error={mono.error} />;
   return (
     <section aria-labelledby="monorepo-title">
       <h2 id="monorepo-title">Monorepo children</h2>
-      <p className="muted">Folders: {mono.data.paths.join(', ')}</p>
-      <ul>
-        {mono.data.children.map((child) => (
-          <li key={child}>
-            <Link to={`/packages/${child}`}>{child}</Link>
-          </li>
-        ))}
-        {mono.data.children.length === 0 && <li>No children found yet.</li>}
-      </ul>
+      {!asked ? (
+        <p className="actions muted">
+          Packages made from folders of this repository, if it was added as a monorepo.
+          <button type="button" className="secondary" onClick={() => setAsked(true)}>
+            Show monorepo children
+          </button>
+        </p>
+      ) : isNotFound(mono.error) ? (
+        <p className="muted" role="status">
+          Not a monorepo: no folders were declared when this package was added.
+        </p>
+      ) : mono.isError ? (
+        <ErrorNote error={mono.error} />
+      ) : !mono.data ? (
+        <Loading what="monorepo children" />
+      ) : (
+        <>
+          <p className="muted">Folders: {mono.data.paths.join(', ')}</p>
+          <ul>
+            {mono.data.children.map((child) => (
+              <li key={child}>
+                <Link to={`/packages/${child}`}>{child}</Link>
+              </li>
+            ))}
+            {mono.data.children.length === 0 && <li>No children found yet.</li>}
+          </ul>
+        </>
+      )}
     </section>
   );
 }
@@ -132,28 +144,18 @@ export function Deliveries({ name }: { name: string }) {
       {list.data && list.data.data.length === 0 ? (
         <p className="muted">No webhook deliveries for this package yet.</p>
       ) : (
-        <TableWrap caption="Webhook deliveries">
-          <thead>
-            <tr>
-              <th scope="col">Received</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((d) => (
-              <tr key={d.id}>
-                <td>{formatTime(d.received_at)}</td>
-                <td>{d.provider}</td>
-                <td>{d.event}</td>
-                <td>{d.status}</td>
-                <td>{d.message ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableWrap>
+        <DataTable
+          caption="Webhook deliveries"
+          rows={list.data?.data ?? []}
+          rowKey={(d) => d.id}
+          columns={[
+            { header: 'Received', cell: (d) => formatTime(d.received_at) },
+            { header: 'Provider', cell: (d) => d.provider },
+            { header: 'Event', cell: (d) => d.event },
+            { header: 'Status', cell: (d) => d.status },
+            { header: 'Message', cell: (d) => d.message ?? '', className: 'break' },
+          ]}
+        />
       )}
     </section>
   );

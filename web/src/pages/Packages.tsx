@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, call } from '../api/client';
-import { ErrorNote, Field, Loading, PageTitle, Pager, TableWrap } from '../components/ui';
+import type { Package } from '../api/types';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import { FormCard, PageTitle, SelectField, TextField } from '../components/ui';
 import { formatTime, syncLabel } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 import { useDebounced } from '../lib/use-debounced';
@@ -28,57 +30,44 @@ function AddPackage() {
       void navigate(`/packages/${pkg.name}`);
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    add.mutate();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="add-package-title">
-      <h2 id="add-package-title">Add a package</h2>
+    <FormCard title="Add a package" submit="Add package" action={add}>
       <div className="row">
-        <Field label="Name" hint="vendor/package, lower case">
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              placeholder="acme/lib"
-              required
-            />
-          )}
-        </Field>
-        <Field label="Repository URL">
-          {(id) => (
-            <input
-              id={id}
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="https://github.com/acme/lib.git"
-            />
-          )}
-        </Field>
-        <Field label="Type">
-          {(id) => (
-            <select
-              id={id}
-              value={type}
-              onChange={(e) => setType(e.target.value as (typeof TYPES)[number])}
-            >
-              {TYPES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          hint="vendor/package, lower case"
+          value={name}
+          onChange={setName}
+          placeholder="acme/lib"
+          required
+        />
+        <TextField
+          label="Repository URL"
+          value={url}
+          onChange={setUrl}
+          placeholder="https://github.com/acme/lib.git"
+        />
+        <SelectField label="Type" value={type} options={TYPES} onChange={setType} />
       </div>
-      <button type="submit" disabled={add.isPending}>
-        Add package
-      </button>
-      <ErrorNote error={add.error} />
-    </form>
+    </FormCard>
   );
 }
+
+const COLUMNS: Column<Package>[] = [
+  {
+    header: 'Name',
+    cell: (p) => (
+      <>
+        <Link to={`/packages/${p.name}`}>{p.name}</Link>
+        {p.description && <div className="muted small">{p.description}</div>}
+      </>
+    ),
+  },
+  { header: 'Latest', cell: (p) => p.latest_version ?? '—' },
+  { header: 'Type', cell: (p) => p.type },
+  { header: 'Sync', cell: (p) => syncLabel(p.sync_status) },
+  { header: 'Synced at', cell: (p) => formatTime(p.synced_at) },
+];
 
 export function PackagesPage() {
   const session = useSession();
@@ -108,57 +97,24 @@ export function PackagesPage() {
       {canWrite(session) && <AddPackage />}
       <section aria-labelledby="package-list-title">
         <h2 id="package-list-title">All packages</h2>
-        <Field label="Search packages">
-          {(id) => (
-            <input
-              id={id}
-              type="search"
-              value={q}
-              onChange={(e) => {
-                setQ(e.target.value);
-                if (page !== 1) setPage(1);
-              }}
-            />
-          )}
-        </Field>
-        <ErrorNote error={list.error} />
-        {list.isPending ? (
-          <Loading what="packages" />
-        ) : (
-          <TableWrap caption="Packages">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Latest</th>
-                <th scope="col">Type</th>
-                <th scope="col">Sync</th>
-                <th scope="col">Synced at</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data?.data.map((p) => (
-                <tr key={p.id}>
-                  <td>
-                    <Link to={`/packages/${p.name}`}>{p.name}</Link>
-                    {p.description && <div className="muted small">{p.description}</div>}
-                  </td>
-                  <td>{p.latest_version ?? '—'}</td>
-                  <td>{p.type}</td>
-                  <td>{syncLabel(p.sync_status)}</td>
-                  <td>{formatTime(p.synced_at)}</td>
-                </tr>
-              ))}
-              {list.data?.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>
-                    {search ? `No package matches “${search}”.` : 'No packages yet.'}
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </TableWrap>
-        )}
-        <Pager pagination={list.data?.pagination} onPage={setPage} label="Packages" />
+        <TextField
+          label="Search packages"
+          type="search"
+          value={q}
+          onChange={(v) => {
+            setQ(v);
+            if (page !== 1) setPage(1);
+          }}
+        />
+        <PagedTable
+          caption="Packages"
+          what="packages"
+          list={list}
+          columns={COLUMNS}
+          rowKey={(p) => p.id}
+          empty={search ? `No package matches “${search}”.` : 'No packages yet.'}
+          onPage={setPage}
+        />
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { api, call } from '../api/client';
-import { ErrorNote, Field } from '../components/ui';
+import { ErrorNote, TextField } from '../components/ui';
 import { ApiError } from '../lib/errors';
 import { storeToken } from '../lib/token-store';
 
@@ -49,18 +49,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) 
           Sign in with the admin token or a team token (<code>cma_…</code>). It is kept in this tab
           only.
         </p>
-        <Field label="Token">
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="current-password"
-              autoFocus
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Token"
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          value={token}
+          onChange={setToken}
+        />
         <button type="submit" disabled={busy}>
           Sign in
         </button>

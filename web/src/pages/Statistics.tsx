@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import { Chart } from '../components/Chart';
-import { ErrorNote, Field, Loading, PageTitle, TableWrap } from '../components/ui';
+import { DataTable } from '../components/DataTable';
+import { ErrorNote, Loading, PageTitle, TextField } from '../components/ui';
 import { fillDays, formatNumber, lastDays } from '../lib/format';
 
 export default function StatisticsPage() {
@@ -22,35 +23,21 @@ export default function StatisticsPage() {
     const top = [...(stats.data?.by_package ?? [])]
       .sort((a, b) => b.downloads - a.downloads)
       .slice(0, 15);
-    return { labels: top.map((p) => p.name), values: top.map((p) => p.downloads) };
+    return { labels: top.map((p) => p.name), values: top.map((p) => p.downloads), rows: top };
   }, [stats.data]);
 
   return (
     <>
       <PageTitle>Statistics</PageTitle>
       <form className="inline-form" onSubmit={(e) => e.preventDefault()}>
-        <Field label="From">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              value={from}
-              max={to}
-              onChange={(e) => e.target.value && setFrom(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="To">
-          {(id) => (
-            <input
-              id={id}
-              type="date"
-              value={to}
-              min={from}
-              onChange={(e) => e.target.value && setTo(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="From"
+          type="date"
+          value={from}
+          max={to}
+          onChange={(v) => v && setFrom(v)}
+        />
+        <TextField label="To" type="date" value={to} min={from} onChange={(v) => v && setTo(v)} />
       </form>
       <ErrorNote error={stats.error} />
       {!stats.data ? (
@@ -82,22 +69,16 @@ export default function StatisticsPage() {
           <section aria-labelledby="per-package-title">
             <h2 id="per-package-title">Downloads per package</h2>
             <Chart data={perPackage} kind="bars" title="Downloads per package" />
-            <TableWrap caption="Downloads per package">
-              <thead>
-                <tr>
-                  <th scope="col">Package</th>
-                  <th scope="col">Downloads</th>
-                </tr>
-              </thead>
-              <tbody>
-                {perPackage.labels.map((name, i) => (
-                  <tr key={name}>
-                    <td>{name}</td>
-                    <td>{formatNumber(perPackage.values[i] ?? 0)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableWrap>
+            <DataTable
+              caption="Downloads per package"
+              narrow="scroll"
+              rows={perPackage.rows}
+              rowKey={(p) => p.name}
+              columns={[
+                { header: 'Package', cell: (p) => p.name },
+                { header: 'Downloads', cell: (p) => formatNumber(p.downloads) },
+              ]}
+            />
           </section>
         </>
       )}

@@ -2,15 +2,9 @@ import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import type { Task } from '../api/types';
-import {
-  ErrorNote,
-  Field,
-  Loading,
-  PageTitle,
-  Pager,
-  StatusBadge,
-  TableWrap,
-} from '../components/ui';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import { ErrorNote, PageTitle, SelectField, StatusBadge } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 
@@ -22,6 +16,16 @@ export function taskSubject(task: Pick<Task, 'payload'>): string {
   const name = p.package ?? p.name ?? p.packageName;
   return typeof name === 'string' ? name : '';
 }
+
+const COLUMNS: Column<Task>[] = [
+  { header: 'Type', cell: (t) => <code>{t.type}</code> },
+  { header: 'Subject', cell: taskSubject },
+  { header: 'State', cell: (t) => <StatusBadge status={t.status} /> },
+  { header: 'Attempts', cell: (t) => `${t.attempts}/${t.max_attempts}` },
+  { header: 'Created', cell: (t) => formatTime(t.created_at) },
+  { header: 'Finished', cell: (t) => formatTime(t.finished_at) },
+  { header: 'Error', cell: (t) => t.error ?? '', className: 'break' },
+];
 
 export function TasksPage() {
   const session = useSession();
@@ -69,66 +73,25 @@ export function TasksPage() {
         </div>
       )}
       <ErrorNote error={run.error} />
-      <Field label="State">
-        {(id) => (
-          <select
-            id={id}
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as Task['status'] | '');
-              setPage(1);
-            }}
-          >
-            <option value="">Any state</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <ErrorNote error={list.error} />
-      {list.isPending ? (
-        <Loading what="tasks" />
-      ) : (
-        <TableWrap caption="Tasks">
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Subject</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Created</th>
-              <th scope="col">Finished</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((t) => (
-              <tr key={t.id}>
-                <td>
-                  <code>{t.type}</code>
-                </td>
-                <td>{taskSubject(t)}</td>
-                <td>
-                  <StatusBadge status={t.status} />
-                </td>
-                <td>
-                  {t.attempts}/{t.max_attempts}
-                </td>
-                <td>{formatTime(t.created_at)}</td>
-                <td>{formatTime(t.finished_at)}</td>
-                <td className="break">{t.error ?? ''}</td>
-              </tr>
-            ))}
-            {list.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={7}>No tasks{status ? ` in state ${status}` : ''}.</td>
-              </tr>
-            )}
-          </tbody>
-        </TableWrap>
-      )}
-      <Pager pagination={list.data?.pagination} onPage={setPage} label="Tasks" />
+      <SelectField
+        label="State"
+        blank="Any state"
+        value={status}
+        options={STATUSES}
+        onChange={(s) => {
+          setStatus(s);
+          setPage(1);
+        }}
+      />
+      <PagedTable
+        caption="Tasks"
+        what="tasks"
+        list={list}
+        columns={COLUMNS}
+        rowKey={(t) => t.id}
+        empty={`No tasks${status ? ` in state ${status}` : ''}.`}
+        onPage={setPage}
+      />
     </>
   );
 }

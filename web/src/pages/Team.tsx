@@ -1,9 +1,17 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../api/client';
 import type { CreatedTeamToken, TeamToken } from '../api/types';
-import { CopyBlock, ErrorNote, Field, PageTitle, TableWrap } from '../components/ui';
+import { DataTable } from '../components/DataTable';
+import {
+  CopyBlock,
+  ErrorNote,
+  FormCard,
+  PageTitle,
+  SelectField,
+  ShownOnce,
+  TextField,
+} from '../components/ui';
 import { formatTime } from '../lib/format';
 import { isOwner, useSession } from '../lib/session';
 
@@ -33,10 +41,6 @@ export function TeamPage() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['team'] }),
   });
   const owner = isOwner(session);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <>
       <PageTitle>Team</PageTitle>
@@ -46,81 +50,48 @@ export function TeamPage() {
       </p>
       {!owner && <p className="notice">Only owner tokens create and revoke team tokens.</p>}
       {created && (
-        <section className="card once" aria-labelledby="team-once-title">
-          <h2 id="team-once-title">New team token “{created.token.name}”: copy it now</h2>
-          <p>This value is shown only once.</p>
+        <ShownOnce
+          title={`New team token “${created.token.name}”: copy it now`}
+          note="This value is shown only once."
+          onDone={() => setCreated(null)}
+        >
           <CopyBlock label="Token value" text={created.plain_token} />
-          <button type="button" className="secondary" onClick={() => setCreated(null)}>
-            I have copied it
-          </button>
-        </section>
+        </ShownOnce>
       )}
       {owner && (
-        <form className="card" onSubmit={submit} aria-labelledby="team-create-title">
-          <h2 id="team-create-title">New team token</h2>
+        <FormCard title="New team token" submit="Create token" action={create}>
           <div className="row">
-            <Field label="Name">
-              {(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} />}
-            </Field>
-            <Field label="Level">
-              {(id) => (
-                <select
-                  id={id}
-                  value={level}
-                  onChange={(e) => setLevel(e.target.value as TeamToken['level'])}
-                >
-                  {LEVELS.map((l) => (
-                    <option key={l}>{l}</option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <TextField label="Name" value={name} onChange={setName} />
+            <SelectField label="Level" value={level} options={LEVELS} onChange={setLevel} />
           </div>
-          <button type="submit" disabled={create.isPending}>
-            Create token
-          </button>
-          <ErrorNote error={create.error} />
-        </form>
+        </FormCard>
       )}
       <ErrorNote error={list.error ?? revoke.error} />
-      <TableWrap caption="Team tokens">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Level</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            {owner && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {list.data?.data.map((t) => (
-            <tr key={t.id}>
-              <td>{t.name}</td>
-              <td>{t.level}</td>
-              <td>{formatTime(t.created_at)}</td>
-              <td>{formatTime(t.last_used_at)}</td>
-              {owner && (
-                <td>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={`Revoke ${t.name}`}
-                    onClick={() => revoke.mutate(t.id)}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-          {list.data?.data.length === 0 && (
-            <tr>
-              <td colSpan={5}>No team tokens yet.</td>
-            </tr>
-          )}
-        </tbody>
-      </TableWrap>
+      <DataTable
+        caption="Team tokens"
+        rows={list.data?.data ?? []}
+        rowKey={(t) => t.id}
+        empty={list.data && 'No team tokens yet.'}
+        columns={[
+          { header: 'Name', cell: (t) => t.name },
+          { header: 'Level', cell: (t) => t.level },
+          { header: 'Created', cell: (t) => formatTime(t.created_at) },
+          { header: 'Last used', cell: (t) => formatTime(t.last_used_at) },
+          owner && {
+            header: 'Actions',
+            cell: (t) => (
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Revoke ${t.name}`}
+                onClick={() => revoke.mutate(t.id)}
+              >
+                Revoke
+              </button>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../api/client';
-import type { Severity } from '../api/types';
-import { ErrorNote, Field, Loading, Pager, SeverityBadge, TableWrap } from '../components/ui';
+import type { Advisory, Severity } from '../api/types';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import { Field, FormCard, SeverityBadge, TextField } from '../components/ui';
 import { fieldError } from '../lib/errors';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
@@ -57,27 +58,28 @@ function PublishAdvisory() {
       ]);
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    publish.mutate();
-  };
   const text = (key: Exclude<keyof Draft, 'severity'>, label: string, hint?: string) => (
-    <Field label={label} hint={hint} error={fieldError(publish.error, key)}>
-      {(id, describedBy) => (
-        <input
-          id={id}
-          aria-describedby={describedBy}
-          aria-invalid={fieldError(publish.error, key) ? true : undefined}
-          value={draft[key]}
-          onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-          inputMode={key === 'link' ? 'url' : undefined}
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      hint={hint}
+      error={fieldError(publish.error, key)}
+      value={draft[key]}
+      onChange={(v) => setDraft({ ...draft, [key]: v })}
+      inputMode={key === 'link' ? 'url' : undefined}
+    />
   );
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="publish-advisory-title">
-      <h3 id="publish-advisory-title">Publish an advisory</h3>
+    <FormCard
+      title="Publish an advisory"
+      level={3}
+      submit="Publish advisory"
+      action={publish}
+      beside={
+        <span role="status" className="muted">
+          {publish.isSuccess && `Published ${publish.data.advisory_id}.`}
+        </span>
+      }
+    >
       <div className="row">
         {text('package', 'Package', 'a package of this registry, vendor/name')}
         {text('title', 'Title')}
@@ -113,18 +115,19 @@ function PublishAdvisory() {
           />
         )}
       </Field>
-      <div className="actions">
-        <button type="submit" disabled={publish.isPending}>
-          Publish advisory
-        </button>
-        <span role="status" className="muted">
-          {publish.isSuccess && `Published ${publish.data.advisory_id}.`}
-        </span>
-      </div>
-      <ErrorNote error={publish.error} />
-    </form>
+    </FormCard>
   );
 }
+
+const COLUMNS: Column<Advisory>[] = [
+  { header: 'Advisory', cell: (a) => a.advisory_id },
+  { header: 'Package', cell: (a) => a.package },
+  { header: 'Title', cell: (a) => a.title },
+  { header: 'Severity', cell: (a) => <SeverityBadge severity={a.severity} /> },
+  { header: 'CVE', cell: (a) => <CveLink v={a} /> },
+  { header: 'Affected versions', cell: (a) => <code>{a.affected_versions}</code> },
+  { header: 'Reported', cell: (a) => formatTime(a.reported_at) },
+];
 
 /** The vendor's own advisories (`GET /advisories`), newest first, and the form to add one. */
 export function VendorAdvisories() {
@@ -144,51 +147,15 @@ export function VendorAdvisories() {
         on their next Composer run (composer audit).
       </p>
       {canWrite(session) && <PublishAdvisory />}
-      <ErrorNote error={list.error} />
-      {list.isPending ? (
-        <Loading what="advisories" />
-      ) : (
-        list.data && (
-          <TableWrap caption="Advisories you published">
-            <thead>
-              <tr>
-                <th scope="col">Advisory</th>
-                <th scope="col">Package</th>
-                <th scope="col">Title</th>
-                <th scope="col">Severity</th>
-                <th scope="col">CVE</th>
-                <th scope="col">Affected versions</th>
-                <th scope="col">Reported</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((a) => (
-                <tr key={a.id}>
-                  <td>{a.advisory_id}</td>
-                  <td>{a.package}</td>
-                  <td>{a.title}</td>
-                  <td>
-                    <SeverityBadge severity={a.severity} />
-                  </td>
-                  <td>
-                    <CveLink v={a} />
-                  </td>
-                  <td>
-                    <code>{a.affected_versions}</code>
-                  </td>
-                  <td>{formatTime(a.reported_at)}</td>
-                </tr>
-              ))}
-              {list.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={7}>You have published no advisories.</td>
-                </tr>
-              )}
-            </tbody>
-          </TableWrap>
-        )
-      )}
-      <Pager pagination={list.data?.pagination} onPage={setPage} label="Your advisories" />
+      <PagedTable
+        caption="Advisories you published"
+        what="advisories"
+        list={list}
+        columns={COLUMNS}
+        rowKey={(a) => a.id}
+        empty="You have published no advisories."
+        onPage={setPage}
+      />
     </section>
   );
 }

@@ -3,16 +3,10 @@ import type { FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, call } from '../api/client';
-import type { Severity } from '../api/types';
-import {
-  ErrorNote,
-  Field,
-  Loading,
-  PageTitle,
-  Pager,
-  SeverityBadge,
-  TableWrap,
-} from '../components/ui';
+import type { Severity, Vulnerability } from '../api/types';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import { PageTitle, SelectField, SeverityBadge, TextField } from '../components/ui';
 import { isFeatureMissing } from '../lib/errors';
 import { canWrite, hasFeature, useSession } from '../lib/session';
 import { CveLink, SEVERITIES } from './AdvisoryParts';
@@ -32,6 +26,24 @@ function NotInEdition() {
     </div>
   );
 }
+
+const COLUMNS: Column<Vulnerability>[] = [
+  { header: 'Package', cell: (v) => v.package },
+  {
+    header: 'Advisory',
+    cell: (v) => (
+      <>
+        <Link to={`/vulnerabilities/${encodeURIComponent(v.id)}`}>{v.title}</Link>
+        <div className="muted small">{v.advisory_id}</div>
+      </>
+    ),
+  },
+  { header: 'Severity', cell: (v) => <SeverityBadge severity={v.severity} /> },
+  { header: 'CVE', cell: (v) => <CveLink v={v} /> },
+  { header: 'Affected versions', cell: (v) => <code>{v.affected_versions}</code> },
+  { header: 'Held versions affected', cell: (v) => v.affected_registry_versions.join(', ') },
+  { header: 'Customers affected', cell: (v) => v.affected_customer_count },
+];
 
 function VulnerabilityList() {
   const [params, setParams] = useSearchParams();
@@ -81,27 +93,20 @@ function VulnerabilityList() {
         aria-label="Filter vulnerabilities"
         onSubmit={submit}
       >
-        <Field label="Filter by package" hint="vendor/name">
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              type="search"
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Filter by severity">
-          {(id) => (
-            <select id={id} value={severity} onChange={(e) => update({ severity: e.target.value })}>
-              <option value="">Any severity</option>
-              {SEVERITIES.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <TextField
+          label="Filter by package"
+          hint="vendor/name"
+          type="search"
+          value={draft}
+          onChange={setDraft}
+        />
+        <SelectField
+          label="Filter by severity"
+          blank="Any severity"
+          value={severity}
+          options={SEVERITIES}
+          onChange={(s) => update({ severity: s })}
+        />
         <button type="submit">Apply filters</button>
         {filtered && (
           <button
@@ -116,61 +121,18 @@ function VulnerabilityList() {
           </button>
         )}
       </form>
-      <ErrorNote error={list.error} />
-      {list.isPending ? (
-        <Loading what="vulnerabilities" />
-      ) : (
-        list.data && (
-          <TableWrap caption="Vulnerabilities">
-            <thead>
-              <tr>
-                <th scope="col">Package</th>
-                <th scope="col">Advisory</th>
-                <th scope="col">Severity</th>
-                <th scope="col">CVE</th>
-                <th scope="col">Affected versions</th>
-                <th scope="col">Held versions affected</th>
-                <th scope="col">Customers affected</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((v) => (
-                <tr key={v.id}>
-                  <td>{v.package}</td>
-                  <td>
-                    <Link to={`/vulnerabilities/${encodeURIComponent(v.id)}`}>{v.title}</Link>
-                    <div className="muted small">{v.advisory_id}</div>
-                  </td>
-                  <td>
-                    <SeverityBadge severity={v.severity} />
-                  </td>
-                  <td>
-                    <CveLink v={v} />
-                  </td>
-                  <td>
-                    <code>{v.affected_versions}</code>
-                  </td>
-                  <td>{v.affected_registry_versions.join(', ')}</td>
-                  <td>{v.affected_customer_count}</td>
-                </tr>
-              ))}
-              {list.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={7}>
-                    {filtered
-                      ? 'No vulnerability matches these filters.'
-                      : 'No known advisory affects your packages.'}
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </TableWrap>
-        )
-      )}
-      <Pager
-        pagination={list.data?.pagination}
+      <PagedTable
+        caption="Vulnerabilities"
+        what="vulnerabilities"
+        list={list}
+        columns={COLUMNS}
+        rowKey={(v) => v.id}
+        empty={
+          filtered
+            ? 'No vulnerability matches these filters.'
+            : 'No known advisory affects your packages.'
+        }
         onPage={(p) => update({ page: String(p) })}
-        label="Vulnerabilities"
       />
     </section>
   );
