@@ -1,4 +1,4 @@
-/** Settings of the security-advisory import (decisions.md 11, docs/advisories.md). */
+/** Settings of the security-advisory import (docs/advisories.md). */
 export interface AdvisorySettings {
   /** Minutes between scheduled `advisories.import` tasks; 0 = no schedule (ADVISORIES_SYNC_INTERVAL_MINUTES, default 360). */
   syncIntervalMinutes: number;

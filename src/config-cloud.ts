@@ -2,7 +2,7 @@ import { ConfigError } from './config-error.js';
 
 type Env = Record<string, string | undefined>;
 
-/** What a Cloud plan allows; null = unlimited (decisions.md 13). */
+/** What a Cloud plan allows; null = unlimited (docs/cloud.md). */
 export interface PlanLimits {
   bandwidth_bytes: number | null;
   storage_bytes: number | null;

@@ -1,4 +1,4 @@
-/** Settings of the proxy of a public Composer repository (decisions.md 12, docs/proxy.md). */
+/** Settings of the proxy of a public Composer repository (docs/proxy.md). */
 export interface ProxySettings {
   /** Upstream Composer v2 repository, no trailing slash; null = off (PROXY_UPSTREAM_URL, default https://repo.packagist.org, `off` disables). */
   upstreamUrl: string | null;

@@ -18,7 +18,7 @@ import { cloudSettings } from './config-cloud.js';
 import type { CloudSettings } from './config-cloud.js';
 import type { SecuritySettings } from './config-security.js';
 
-/** The editions of decisions.md section 2. */
+/** The editions of docs/operations.md. */
 export const EDITIONS = ['community', 'pro', 'enterprise', 'cloud'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
@@ -96,7 +96,7 @@ export interface Config extends SecuritySettings {
   graphqlIntrospection: boolean;
   /** Largest accepted inbound webhook body in bytes (WEBHOOK_MAX_BYTES, default 5 MiB). */
   webhookMaxBytes: number;
-  /** Inbound webhook secrets; a route whose secret is unset answers 403 (decisions.md 8). */
+  /** Inbound webhook secrets; a route whose secret is unset answers 403 (docs/webhooks.md). */
   webhookSecrets: WebhookSecrets;
   /** Key for tokens stored at rest (OAuth access/refresh tokens); OAuth is off without it (ENCRYPTION_KEY, >= 32 characters). */
   encryptionKey: string | null;

@@ -7,7 +7,7 @@ import type { Edition } from './config.js';
 import { EDITION_MATRIX, FEATURES, assertFeature, hasFeature } from './editions.js';
 import type { Feature } from './editions.js';
 
-describe('the edition matrix (decisions.md section 2)', () => {
+describe('the edition matrix (docs/operations.md)', () => {
   it('gives each edition exactly its features', () => {
     const pro = ['graphql', 'vulnerabilities', 'security_advisories', 'proxy', 'audit_log'];
     const expected: Record<Edition, string[]> = {
@@ -63,7 +63,7 @@ describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => 
     if (gated) {
       expect(res.json()['security-advisories']).toEqual({
         metadata: true,
-        // A tenant's absolute URLs use its own host (decisions.md 13).
+        // A tenant's absolute URLs use its own host (docs/cloud.md).
         'api-url': `http://${edition === 'cloud' ? 'acme.' : ''}packyard.test/api/security-advisories/`,
       });
     } else {
@@ -80,7 +80,7 @@ describe.each(EDITIONS)('gated Composer routes on the %s edition', (edition) => 
     });
     if (gated) {
       expect(res.statusCode).toBe(200);
-      // A name with nothing to report is left out (decisions.md 11).
+      // A name with nothing to report is left out (docs/advisories.md).
       expect(res.json()).toEqual({ advisories: {} });
     } else {
       expect(res.statusCode).toBe(403);

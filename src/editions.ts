@@ -3,7 +3,7 @@ import type { Edition } from './config.js';
 import { featureNotAvailable } from './errors.js';
 
 /**
- * THE one place that says which edition has which feature (decisions.md section 2). Every gated
+ * THE one place that says which edition has which feature (docs/operations.md). Every gated
  * route, REST, Composer or GraphQL, asks here; nothing else compares edition names.
  */
 export const FEATURES = [

@@ -142,7 +142,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   composer.publicPackages = proxy;
   const advisoryFeed = new AdvisoryFeed(deps, proxy);
   if (hasFeature(deps.config.edition, 'security_advisories')) {
-    // Each p2 document carries its package's advisories (decisions.md 11).
+    // Each p2 document carries its package's advisories (docs/advisories.md).
     composer.advisories = advisoryFeed;
     proxy.advisories = advisoryFeed;
   }
@@ -193,7 +193,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
 }
 
 /**
- * Matches advisories against held versions as they change (decisions.md 11): after each sync
+ * Matches advisories against held versions as they change (docs/advisories.md): after each sync
  * and upload (`package.synced`) and each proxy fetch that changed the kept metadata. Matching is
  * idempotent, so a node that hears an event another node handled too does no harm.
  */

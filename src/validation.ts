@@ -28,7 +28,7 @@ function validationMessage(item: ValidationItem): string {
 }
 
 /**
- * Schema violations as one VALIDATION_ERROR naming each field (decisions.md 3), whichever
+ * Schema violations as one VALIDATION_ERROR naming each field (docs/api.md), whichever
  * surface found them: REST's route schemas, GraphQL inputs, webhook payloads.
  */
 export function validationError(items: ValidationItem[], context?: string): AppError {

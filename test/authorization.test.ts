@@ -60,7 +60,7 @@ describe('admin API authorization, route by route', () => {
         expect(res.statusCode, `${route.method} ${route.url}`).not.toBe(401);
         // A feature that is off (e.g. the GitHub App unconfigured) may answer 403
         // FEATURE_NOT_AVAILABLE; a viewer is never refused for its level on a read, team tokens
-        // included (decisions.md 4).
+        // included (docs/access.md).
         if (res.statusCode === 403) {
           expect(res.json().code, `${route.method} ${route.url}`).toBe('FEATURE_NOT_AVAILABLE');
         }
@@ -105,7 +105,7 @@ describe('admin API authorization, route by route', () => {
         payload: { name: 'ci', scope: 'admin' },
       })
     ).json().plain_token as string;
-    // The two routes customer tokens may call (decisions.md 3 and 4).
+    // The two routes customer tokens may call (docs/api.md, docs/access.md).
     const customerRoutes = new Set([
       'POST /api/v1/packages/x/x/sync',
       'POST /api/v1/packages/x/x/artifacts',

@@ -310,7 +310,7 @@ describe.skipIf(TEST_DATABASE !== 'postgres')('two web nodes and a worker as one
       );
       // Every tag once, and the branch `main` (dev-main, in the ~dev document).
       expect(versions.rows[0]).toEqual({ n: BIG_TAGS + 1, d: BIG_TAGS + 1 });
-      // Each web node drops its cached answer within 2 s of the worker's commit (decisions.md 1).
+      // Each web node drops its cached answer within 2 s of the worker's commit (docs/deployment.md).
       for (const node of [webA, webB]) {
         await waitFor(
           async () => {

@@ -42,7 +42,7 @@ function firstOf(node: FieldNode, variables: Variables): number {
 }
 
 /**
- * The cost of an operation (decisions.md section 7): every field costs 1; a connection field, or
+ * The cost of an operation (docs/graphql.md): every field costs 1; a connection field, or
  * a list of objects outside a connection, multiplies the cost of its subtree by its `first`
  * (default 25). Lists inside a connection (`edges`) are already counted by the connection, and
  * introspection fields (`__schema`, `__typename`, ...) are free. Fragments count where they are

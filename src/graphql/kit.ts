@@ -73,7 +73,7 @@ function offsetOf(cursor: string): number {
   return Number(match[1]);
 }
 
-/** `first`/`after` given directly or in `pagination` (decisions.md section 7). */
+/** `first`/`after` given directly or in `pagination` (docs/graphql.md). */
 export function pageOf(args: PageArgs): { offset: number; limit: number } {
   const first = args.first ?? args.pagination?.first ?? DEFAULT_PAGE_SIZE;
   const after = args.after ?? args.pagination?.after ?? null;

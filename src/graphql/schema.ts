@@ -54,7 +54,7 @@ const subscriptionTypeDefs = /* GraphQL */ `
 `;
 
 /**
- * The GraphQL schema (service.md section 4 "GraphQL", decisions.md section 7), assembled from the
+ * The GraphQL schema (service.md section 4 "GraphQL", docs/graphql.md), assembled from the
  * areas' parts. Field names are the camelCase forms of the REST fields; every resolver calls the
  * same services as the REST routes.
  */

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import type { DomainEvent, EventBus } from '../infra/events.js';
 
 /**
- * GraphQL subscriptions over WebSocket (decisions.md section 7): the `graphql-transport-ws`
+ * GraphQL subscriptions over WebSocket (docs/graphql.md): the `graphql-transport-ws`
  * protocol at /graphql, authenticated by the `connection_init` payload, fed by the EventBus (so
  * with REDIS_URL a subscriber on one node hears events published on another).
  */

@@ -4,7 +4,7 @@ import type { ErrorCode, FieldError } from '../errors.js';
 import { validationError } from '../validation.js';
 import type { ValidationItem } from '../validation.js';
 
-/** The body of every error answer (decisions.md section 3). */
+/** The body of every error answer (docs/api.md). */
 export interface ErrorBody {
   error: string;
   code: ErrorCode;
@@ -45,7 +45,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_ASYNC_CONSTRAINT: 'The request could not be routed',
 };
 
-/** VALIDATION_ERROR always carries `details` (decisions.md 3): the whole body when no field is named. */
+/** VALIDATION_ERROR always carries `details` (docs/api.md): the whole body when no field is named. */
 function body(code: ErrorCode, message: string, details?: FieldError[]): ErrorBody {
   const fields =
     details ?? (code === 'VALIDATION_ERROR' ? [{ field: 'body', message }] : undefined);

@@ -13,7 +13,7 @@ import type { HitCounter } from '../infra/cluster-counter.js';
 import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
 
-/** Limits count requests per this window (decisions.md section 10: "per minute"). */
+/** Limits count requests per this window (docs/operations.md: "per minute"). */
 export const RATE_WINDOW_MS = 60_000;
 
 export type LimitedScope = 'admin' | 'composer';
@@ -108,7 +108,7 @@ function fastPathVerdict(
 }
 
 /**
- * Per-token rate limits (decisions.md section 10) with @fastify/rate-limit: the admin API and the
+ * Per-token rate limits (docs/operations.md) with @fastify/rate-limit: the admin API and the
  * Composer surface each have their own limit and counters. With REDIS_URL the counters live in
  * Redis, shared by every node; without it, in this process, or shared by the processes of one
  * `packyard serve` cluster through its primary (src/infra/cluster-counter.ts).

@@ -19,7 +19,7 @@ export const ErrorBodySchema = Type.Object(
   { $id: 'Error' },
 );
 
-/** The error answers every admin route documents (the body of decisions.md section 3). */
+/** The error answers every admin route documents (the body of docs/api.md). */
 export const ErrorResponses = {
   400: ErrorBodySchema,
   401: ErrorBodySchema,
@@ -71,7 +71,7 @@ export function pageOf<T>(data: T[], total: number, page: number, perPage: numbe
   };
 }
 
-/** page/per_page with the defaults of decisions.md section 3. */
+/** page/per_page with the defaults of docs/api.md. */
 export function paging(query: { page?: number; per_page?: number }) {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 25;

@@ -91,7 +91,7 @@ export function assertCleanInput(request: {
 
 /**
  * A route that declares no JSON body takes none: fields sent to it are typos or misunderstandings
- * (decisions.md 3: unknown fields are rejected), not something to ignore.
+ * (docs/api.md: unknown fields are rejected), not something to ignore.
  */
 export function rejectUndeclaredFields(request: {
   body: unknown;

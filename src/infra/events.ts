@@ -30,7 +30,7 @@ export type DomainEvent =
       at: string;
     }
   | {
-      /** An advisory newly affects held versions (decisions.md 11), published after commit. */
+      /** An advisory newly affects held versions (docs/advisories.md), published after commit. */
       type: 'vulnerability.detected';
       tenantId: string;
       /** The advisory's PKYD id, and its own id (GET /api/v1/vulnerabilities/{id}). */

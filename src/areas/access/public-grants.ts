@@ -11,7 +11,7 @@ import { accessChangedFor, auditCustomer } from './grant-effects.js';
 import type { AccessRow } from './store.js';
 
 /**
- * Grants of public (proxied) packages by name, for PROXY_VISIBILITY=granted (decisions.md 12):
+ * Grants of public (proxied) packages by name, for PROXY_VISIBILITY=granted (docs/proxy.md):
  * a customer then sees a public package only when granted it, its versions filtered by the
  * grant's constraint like a private package's. Direct grants only (collections hold registry
  * packages). With `all`, public names need no grant and these are not used. Every query goes

@@ -29,7 +29,7 @@ function since(value: unknown): Date | undefined {
 }
 
 /**
- * The advisory routes of the Composer surface (decisions.md 11), with the customer-token rules
+ * The advisory routes of the Composer surface (docs/advisories.md), with the customer-token rules
  * of section 6: what a token may not see is left out (or 403/404 as p2 for one package).
  */
 export async function composerAdvisoryRoutes(app: App): Promise<void> {

@@ -8,7 +8,7 @@ import type { AdvisorySource } from './sources/types.js';
 /** Builds one source from the settings, or null when its setting is off. */
 export type SourceFactory = (settings: AdvisorySettings, deps: Deps) => AdvisorySource | null;
 
-/** The sources the `advisories.import` task reads (decisions.md 11), each optional. */
+/** The sources the `advisories.import` task reads (docs/advisories.md), each optional. */
 export const SOURCES: readonly SourceFactory[] = [friendsOfPhpSource, osvSource, githubSource];
 
 /** The sources configured for this process; tests may pass their own to AdvisoryService. */

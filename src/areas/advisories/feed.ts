@@ -6,7 +6,7 @@ import type { KeptMetadata } from './scanner.js';
 import * as store from './store.js';
 import type { AdvisoryRow } from './store.js';
 
-/** An advisory in Composer's own format (decisions.md 11). */
+/** An advisory in Composer's own format (docs/advisories.md). */
 export interface ComposerAdvisory {
   advisoryId: string;
   packageName: string;

@@ -54,7 +54,7 @@ export function recordProblem(r: ImportedAdvisory): string | null {
 const digestOf = (json: string) => crypto.createHash('sha256').update(json).digest('hex');
 
 /**
- * Imports every configured source into one tenant (decisions.md 11): records merge into one
+ * Imports every configured source into one tenant (docs/advisories.md): records merge into one
  * advisory per vulnerability and package (shared CVE, GHSA id or alias); a record whose digest is
  * unchanged costs nothing; a source whose fingerprint is unchanged is not even read past it; a
  * failing source or a malformed record is reported, and nothing already imported is removed.

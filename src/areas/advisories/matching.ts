@@ -35,7 +35,7 @@ export function byPackage(versions: readonly HeldVersion[]): Map<string, HeldVer
   return out;
 }
 
-/** Which held versions each advisory affects, with Composer's semver (decisions.md 11). */
+/** Which held versions each advisory affects, with Composer's semver (docs/advisories.md). */
 export function matchAll(
   advisories: readonly MatchableAdvisory[],
   held: Map<string, HeldVersion[]>,
@@ -55,7 +55,7 @@ export function matchAll(
 
 /**
  * Held versions an advisory does not affect and that are newer than every affected held one
- * (decisions.md 11 `patched_versions`), newest last. Without affected held versions: every
+ * (docs/advisories.md `patched_versions`), newest last. Without affected held versions: every
  * unaffected stable one.
  */
 export function patchedVersions(

@@ -17,7 +17,7 @@ import {
 
 const errors = ErrorResponses;
 
-/** Vendor advisories under /api/v1/advisories (decisions.md 11): admins write, viewers read. */
+/** Vendor advisories under /api/v1/advisories (docs/advisories.md): admins write, viewers read. */
 export async function advisoryRoutes(app: App): Promise<void> {
   const { advisories } = app.services;
   const tags = ['advisories'];
@@ -83,7 +83,7 @@ export async function advisoryRoutes(app: App): Promise<void> {
   );
 }
 
-/** The Vulnerabilities group under /api/v1/vulnerabilities (decisions.md 11). */
+/** The Vulnerabilities group under /api/v1/vulnerabilities (docs/advisories.md). */
 export async function vulnerabilityRoutes(app: App): Promise<void> {
   const { advisories, vulnerabilities, worker } = app.services;
   const tags = ['vulnerabilities'];

@@ -25,7 +25,7 @@ export interface ScanOutcome {
 const system = (tenantId: string) => ({ tenantId, actor: { kind: 'system' as const, id: null } });
 
 /**
- * Matches advisories against every version the registry holds (decisions.md 11): synced and
+ * Matches advisories against every version the registry holds (docs/advisories.md): synced and
  * uploaded versions of private packages, and the versions listed in the proxy's kept metadata.
  * New matches publish `vulnerability.detected` after commit; a new match on a public version
  * the proxy keeps adds a proxy alert of type `advisory`.

@@ -15,7 +15,7 @@ const Description = Type.String({ maxLength: 20_000 });
 const Cve = Type.String({ pattern: '^CVE-[0-9]{4}-[0-9]{4,}$' });
 const Link = Type.String({ maxLength: 2000, pattern: '^https?://' });
 
-/** A vendor advisory as the admin API answers it (decisions.md 11). */
+/** A vendor advisory as the admin API answers it (docs/advisories.md). */
 export const AdvisorySchema = Type.Object({
   id: Type.String(),
   advisory_id: Type.String(),
@@ -60,7 +60,7 @@ export type UpdateAdvisoryInput = Static<typeof UpdateAdvisoryBody>;
 
 const SourceRef = Type.Object({ name: Type.String(), remote_id: Type.String() });
 
-/** An item of GET /api/v1/vulnerabilities (decisions.md 11). */
+/** An item of GET /api/v1/vulnerabilities (docs/advisories.md). */
 export const VulnerabilitySchema = Type.Object({
   id: Type.String(),
   advisory_id: Type.String(),

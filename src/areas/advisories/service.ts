@@ -31,7 +31,7 @@ function checkConstraint(text: string): string {
 }
 
 /**
- * Advisories (decisions.md 11): vendor advisories about the registry's own packages, the import
+ * Advisories (docs/advisories.md): vendor advisories about the registry's own packages, the import
  * of the public sources, and the scan that matches both against every held version.
  */
 export class AdvisoryService {

@@ -21,7 +21,7 @@ export interface VulnerabilityView {
 }
 
 /**
- * The Vulnerabilities group (decisions.md 11): advisories that match at least one held version,
+ * The Vulnerabilities group (docs/advisories.md): advisories that match at least one held version,
  * with the versions they affect, the newer ones they do not, and the customers that downloaded
  * an affected version (download statistics of private archives and of the proxy's).
  */

@@ -23,7 +23,7 @@ type Decision =
   | { action: 'none'; message: string };
 
 /**
- * Stripe-driven customer access (decisions.md section 5), fed by the payment webhook: a Stripe
+ * Stripe-driven customer access (docs/api.md), fed by the payment webhook: a Stripe
  * customer is the Packyard customer whose external_id is its `cus_…` id.
  */
 export class BillingService {

@@ -18,6 +18,6 @@ export const paymentAdapter: WebhookAdapterFactory<
     const id = (payload as { id?: unknown } | null)?.id;
     return typeof id === 'string' && id !== '' ? id : null;
   },
-  // Subscription and invoice events -> customer status (decisions.md 5).
+  // Subscription and invoice events -> customer status (docs/api.md).
   handle: async (ctx, _event, payload) => billing.handleEvent(ctx, billing.parseEvent(payload)),
 });

@@ -101,7 +101,7 @@ export async function composerRoutes(app: App): Promise<void> {
       'providers-lazy-url': '/p/%package%.json',
       'notify-batch': `${origin}/downloads/`,
     };
-    // With public names open to all, Composer must ask for any name: no list (decisions.md 12).
+    // With public names open to all, Composer must ask for any name: no list (docs/proxy.md).
     if (!composer.publicNamesOpen) {
       root['available-packages'] = await composer.availablePackages(principal);
     }

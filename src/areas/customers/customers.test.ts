@@ -109,7 +109,7 @@ describe('customers', () => {
     expect(route.json().code).toBe('NOT_FOUND');
   });
 
-  it('follows the state machine of decisions.md section 5', async () => {
+  it('follows the state machine of docs/api.md', async () => {
     const c = (await create({ name: 'S', email: 's@s.test' })).json();
     const post = (path: string, payload?: unknown) =>
       t.app.inject({

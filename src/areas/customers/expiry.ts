@@ -25,7 +25,7 @@ export function isOverdue(row: ExpiryCandidate): boolean {
 }
 
 /**
- * Moves overdue customers of one tenant to EXPIRED (decisions.md 5: by the access date, actor
+ * Moves overdue customers of one tenant to EXPIRED (docs/api.md: by the access date, actor
  * `system`). Each row changes only from the status and date it was read with, so when requests
  * race only the one whose UPDATE changed the row writes the audit entry and sends the
  * STATUS_CHANGED event: exactly once per customer. One unit of work (unit-of-work.ts), joining

@@ -6,7 +6,7 @@ import type { Db } from '../../infra/db/connection.js';
 import type { CustomerStatus } from './schema.js';
 import type { CustomerRow } from './store.js';
 
-/** Statuses a transition may start from (decisions.md section 5). */
+/** Statuses a transition may start from (docs/api.md). */
 const TRANSITIONS = {
   suspend: ['ACTIVE', 'FROZEN', 'EXPIRED'],
   freeze: ['ACTIVE', 'FROZEN'],

@@ -3,7 +3,7 @@ import { FEATURES } from '../../editions.js';
 import { EDITIONS } from '../../config.js';
 import { IsoDateTime, Nullable } from '../../http/schemas.js';
 
-/** GET /api/v1/license (decisions.md section 2); a null limit means unlimited (or n/a). */
+/** GET /api/v1/license (docs/operations.md); a null limit means unlimited (or n/a). */
 export const LicenseSchema = Type.Object(
   {
     edition: Type.Enum(EDITIONS),

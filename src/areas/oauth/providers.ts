@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 export const OAUTH_PROVIDERS = ['github', 'gitlab'] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 
-/** The description's neutral path words (decisions.md: provider A is GitHub, B is GitLab). */
+/** The neutral path words of the service description (docs/oauth.md: provider A is GitHub, B is GitLab). */
 const ALIASES: Record<string, OAuthProvider> = { 'provider-a': 'github', 'provider-b': 'gitlab' };
 
 /** The provider a path word names (`github`, `gitlab`, `provider-a`, `provider-b`), or null. */

@@ -26,7 +26,7 @@ export interface ProxyStatusView {
 
 const num = (v: unknown) => Number(v ?? 0);
 
-/** The proxy's admin operations (decisions.md 12): status, statistics, purge, freeze, alerts. */
+/** The proxy's admin operations (docs/proxy.md): status, statistics, purge, freeze, alerts. */
 export class ProxyAdmin {
   constructor(
     private readonly deps: Deps,

@@ -23,7 +23,7 @@ export const proxyGraphql: GraphqlPart = {
   `,
 
   Query: {
-    // The REST status under GraphQL's names (decisions.md 12); `upstreams` stays for clients of
+    // The REST status under GraphQL's names (docs/proxy.md); `upstreams` stays for clients of
     // the earlier shape.
     proxyStatus: query(async (_args, ctx, s) => {
       assertFeature(s.deps.config.edition, 'proxy');

@@ -23,7 +23,7 @@ import {
 const tags = ['proxy'];
 const gate = requireFeature('proxy');
 
-/** The proxy's admin API under /api/v1/proxy (decisions.md 12); viewers read only. */
+/** The proxy's admin API under /api/v1/proxy (docs/proxy.md); viewers read only. */
 export async function proxyRoutes(app: App): Promise<void> {
   const admin = app.services.proxyAdmin;
 

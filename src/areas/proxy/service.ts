@@ -45,7 +45,7 @@ function nextChange(previous: string | undefined): string {
 }
 
 /**
- * The lazy proxy of a public Composer repository (decisions.md 12): a public name is fetched on
+ * The lazy proxy of a public Composer repository (docs/proxy.md): a public name is fetched on
  * first request, kept in the database (every node shares it), revalidated with
  * If-Modified-Since after the TTL, and served stale while the upstream fails.
  */

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { Nullable } from '../../http/schemas.js';
 
-/** The inbound webhooks whose secret a tenant may set (decisions.md 13). */
+/** The inbound webhooks whose secret a tenant may set (docs/cloud.md). */
 export const WEBHOOK_SECRET_NAMES = ['github', 'gitlab', 'bitbucket', 'stripe'] as const;
 export type WebhookSecretName = (typeof WEBHOOK_SECRET_NAMES)[number];
 

@@ -14,7 +14,7 @@ const contextOf = (tenantId: string, name: WebhookSecretName) =>
   `settings:${tenantId}:${keyOf(name)}`;
 
 /**
- * Tenant settings (decisions.md 13): per-tenant inbound webhook secrets, sealed at rest and never
+ * Tenant settings (docs/cloud.md): per-tenant inbound webhook secrets, sealed at rest and never
  * shown back. Outside Cloud the environment's secrets are the defaults; in Cloud a webhook
  * without the tenant's own secret is not available.
  */

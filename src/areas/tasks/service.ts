@@ -254,7 +254,7 @@ function newTaskRow(
   };
 }
 
-/** Unknown payload fields are rejected like unknown body fields (decisions.md section 3). */
+/** Unknown payload fields are rejected like unknown body fields (docs/api.md). */
 function onlyFields(payload: Record<string, unknown>, allowed: string[]): void {
   const details: FieldError[] = Object.keys(payload)
     .filter((k) => !allowed.includes(k))

@@ -27,7 +27,7 @@ export async function teamRoutes(app: App): Promise<void> {
     },
   );
 
-  // Readable by every admin level, viewers included (decisions.md 4): the list carries no secret.
+  // Readable by every admin level, viewers included (docs/access.md): the list carries no secret.
   app.get(
     '/team/tokens',
     {

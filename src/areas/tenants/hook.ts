@@ -3,7 +3,7 @@ import type { App } from '../../http/app-types.js';
 import { hostTarget } from './host.js';
 import type { TenantResolver } from './resolver.js';
 
-/** Routes that answer on any host: the platform API (decisions.md 13). */
+/** Routes that answer on any host: the platform API (docs/cloud.md). */
 const PLATFORM_PREFIX = '/api/v1/tenants';
 /**
  * The GitHub App's webhook and Setup URL: one App serves the whole deployment, so GitHub posts
@@ -41,7 +41,7 @@ export function resolveTenantsByHost(
   });
 }
 
-/** `<scheme>://<subdomain>.<BASE_DOMAIN>[:port]`, the scheme and port from BASE_URL (decisions.md 13). */
+/** `<scheme>://<subdomain>.<BASE_DOMAIN>[:port]`, the scheme and port from BASE_URL (docs/cloud.md). */
 export function tenantOrigin(baseUrl: string, subdomain: string, baseDomain: string): string {
   const base = new URL(baseUrl);
   return `${base.protocol}//${subdomain}.${baseDomain}${base.port ? `:${base.port}` : ''}`;

@@ -109,7 +109,7 @@ describe('the Cloud edition resolves the tenant from Host', () => {
       expect(res.statusCode, url).toBe(403);
       expect(res.json()).toMatchObject({ code: 'TENANT_SUSPENDED' });
     }
-    // GraphQL answers in its own error format (decisions.md 7).
+    // GraphQL answers in its own error format (docs/graphql.md).
     const gql = await get('/graphql', { host: 'beta.packyard.test' });
     expect(gql.json().errors).toMatchObject([{ extensions: { code: 'TENANT_SUSPENDED' } }]);
     const hook = await t.app.inject({

@@ -1,5 +1,5 @@
 /**
- * Where a request's Host header points, for the Cloud edition (decisions.md 9 and 13): a tenant's
+ * Where a request's Host header points, for the Cloud edition (docs/cloud.md): a tenant's
  * label directly under BASE_DOMAIN, the base domain itself, or somewhere else.
  * - The port is ignored, and so are case and one trailing dot (`ACME.Example.com.:8080`).
  * - Several labels under the base domain (`a.b.example.com`) name no tenant: `unknown`.

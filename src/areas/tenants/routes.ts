@@ -34,7 +34,7 @@ const present = (row: TenantDto): TenantDto => ({
 });
 
 /**
- * The platform API (decisions.md 9 and 13): any host, PLATFORM_ADMIN_TOKEN only, which acts as
+ * The platform API (docs/cloud.md): any host, PLATFORM_ADMIN_TOKEN only, which acts as
  * the platform actor; each route names its operation in http/route-operations.ts and POLICY
  * gives it its rule, as on the admin API. Registered in the Cloud edition only; elsewhere the
  * paths answer FEATURE_NOT_AVAILABLE.

@@ -14,7 +14,7 @@ export const TenantSchema = Type.Object({
 export type TenantDto = Static<typeof TenantSchema>;
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
-/** A lower-case DNS label of 2-63 characters (decisions.md 9). */
+/** A lower-case DNS label of 2-63 characters (docs/cloud.md). */
 const Subdomain = Type.String({ minLength: 2, maxLength: 63 });
 const Plan = Type.String({ minLength: 1, maxLength: 32 });
 
@@ -56,7 +56,7 @@ const Metric = Type.Union([
   Type.Literal('customers'),
 ]);
 
-/** An item of `GET /tenants/{id}/notifications` (decisions.md 13). */
+/** An item of `GET /tenants/{id}/notifications` (docs/cloud.md). */
 export const UsageNotificationSchema = Type.Object({
   id: Type.String(),
   type: Type.Union([Type.Literal('usage_warning'), Type.Literal('usage_limit_reached')]),

@@ -32,7 +32,7 @@ const platformCtx: Ctx = { tenantId: DEFAULT_TENANT_ID, actor: { kind: 'system',
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 /**
- * The platform API of the Cloud edition (decisions.md 9 and 13): tenants, their plans and
+ * The platform API of the Cloud edition (docs/cloud.md): tenants, their plans and
  * status. A change makes every process of the serve forget what it knew of the tenant's host
  * (and plan) before the call answers; other nodes within their second of trust.
  */
@@ -225,7 +225,7 @@ export class TenantService {
     return listUsageNotifications(this.deps.db, id, page);
   }
 
-  /** `GET /tenants/{id}/usage`: this month's use against the plan (decisions.md 13). */
+  /** `GET /tenants/{id}/usage`: this month's use against the plan (docs/cloud.md). */
   async usageOf(ctx: Ctx, id: string) {
     const row = await this.get(ctx, id);
     const plan = this.plans[row.plan];

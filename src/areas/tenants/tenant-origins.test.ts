@@ -4,7 +4,7 @@ import { proxiedApp } from '../../../test/proxy-helpers.js';
 import type { Proxied } from '../../../test/proxy-helpers.js';
 import { packageZip } from '../artifacts/test-zips.js';
 
-/** decisions.md 13: a tenant's absolute URLs (dist, dist-proxy, advisories) use its own host. */
+/** docs/cloud.md: a tenant's absolute URLs (dist, dist-proxy, advisories) use its own host. */
 describe("a Cloud tenant's absolute URLs", () => {
   let p: Proxied;
   beforeAll(async () => {

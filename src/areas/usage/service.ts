@@ -43,7 +43,7 @@ const CHUNK = 500;
  * Monthly bandwidth and stored archive bytes behind the X-Bandwidth-* and X-Storage-* headers,
  * and the download counts behind the statistics.
  *
- * A download is committed before its archive is sent (decisions.md 1: a served archive is counted
+ * A download is committed before its archive is sent (docs/deployment.md: a served archive is counted
  * even when its node dies right after), by group commit: `recordDownload` adds to an in-memory
  * batch and resolves once the batch is written; every download recorded while one write runs
  * shares the next write, so under load one transaction carries many downloads. Worst case when a

@@ -58,7 +58,7 @@ describe('a push arriving while the package is being synced', () => {
     expect(tasks.map((task) => task.status).sort()).toEqual(['pending', 'running']);
     const followUp = tasks.find((task) => task.status === 'pending');
 
-    // An admin's sync request still answers with the running task (decisions.md 3).
+    // An admin's sync request still answers with the running task (docs/api.md).
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/v1/packages/acme/lib/sync',

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
 
-/** The inbound webhook routes of decisions.md section 8. */
+/** The inbound webhook routes of docs/webhooks.md. */
 export const WEBHOOK_PROVIDERS = ['github', 'gitlab', 'bitbucket', 'hostapp', 'payment'] as const;
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 

@@ -3,7 +3,7 @@ export interface FieldError {
   message?: string;
 }
 
-/** An error answer of the admin API (decisions.md 3), or a network failure (status 0). */
+/** An error answer of the admin API (docs/api.md), or a network failure (status 0). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

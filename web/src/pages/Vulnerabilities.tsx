@@ -139,7 +139,7 @@ function VulnerabilityList() {
 }
 
 /**
- * Vulnerabilities (decisions.md 11): advisories that affect versions this registry holds, with the
+ * Vulnerabilities (docs/advisories.md): advisories that affect versions this registry holds, with the
  * customers who downloaded them; a scan on demand; the vendor's own advisories. Pro and above.
  */
 export function VulnerabilitiesPage() {

@@ -16,7 +16,7 @@ interface Branch {
 }
 
 /**
- * The FriendsOfPHP security-advisories database (decisions.md 11): a git repository of YAML files,
+ * The FriendsOfPHP security-advisories database (docs/advisories.md): a git repository of YAML files,
  * mirrored under DATA_DIR like any package repository. Its fingerprint is the commit read, so an
  * unchanged repository costs one fetch. A file that is not a valid advisory is a problem named
  * by its path; the rest imports.

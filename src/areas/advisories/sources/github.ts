@@ -53,7 +53,7 @@ const SEVERITY: Record<string, AdvisorySeverity> = {
 };
 
 /**
- * The GitHub advisory database (decisions.md 11) through its GraphQL API at GITHUB_API_URL
+ * The GitHub advisory database (docs/advisories.md) through its GraphQL API at GITHUB_API_URL
  * (`<GITHUB_API_URL>/graphql`), with ADVISORIES_GITHUB_TOKEN: every page of
  * `securityVulnerabilities(ecosystem: COMPOSER)`. The vulnerabilities of one advisory and package
  * (one per affected range) become one record, their ranges ORed. Withdrawn advisories are left out.

@@ -39,7 +39,7 @@ interface OsvRecord {
 }
 
 /**
- * OSV records of the Packagist ecosystem (decisions.md 11) from ADVISORIES_OSV_URL: an http(s)
+ * OSV records of the Packagist ecosystem (docs/advisories.md) from ADVISORIES_OSV_URL: an http(s)
  * URL answering a zip of records (osv.dev's `Packagist/all.zip`), a JSON array of records or one
  * record; or a directory of `*.json` records. The fingerprint is a digest of everything read,
  * so an unchanged export costs one download and no database work.

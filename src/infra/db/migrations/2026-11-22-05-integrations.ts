@@ -96,7 +96,7 @@ export async function up(db: Db): Promise<void> {
     .addColumn('claimed_at', 'varchar(32)')
     .execute();
 
-  // Who set the current status: null for admins, `payment` for the payment webhook (decisions.md 5
+  // Who set the current status: null for admins, `payment` for the payment webhook (docs/api.md
   // lets a paid invoice reactivate only a customer the payment provider expired).
   await db.schema.alterTable('customers').addColumn('status_source', 'varchar(16)').execute();
 }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 type Db = Kysely<any>;
 
 /**
- * Security advisories (decisions.md 11). Every row is tenant-bound: imported public advisories are
+ * Security advisories (docs/advisories.md). Every row is tenant-bound: imported public advisories are
  * stored per tenant like everything else (a Cloud tenant's store never reads another tenant's
  * rows); docs/advisories.md says so. `advisories` holds the merged advisory, `advisory_sources`
  * each source record it was merged from (with the record's digest, so an unchanged record costs
