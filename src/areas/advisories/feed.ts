@@ -148,7 +148,7 @@ export class AdvisoryFeed {
         .selectFrom('proxy_documents')
         .select('name')
         .distinct()
-        .where('tenant_id', '=', this.kept.cacheTenant(tenantId))
+        .where('tenant_id', '=', tenantId)
         .where('status', '=', 'ok')
         .execute();
       for (const { name } of cached) {

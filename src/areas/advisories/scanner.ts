@@ -7,10 +7,9 @@ import type { HeldVersion } from './matching.js';
 import * as store from './store.js';
 import type { AdvisoryRow, MatchRow } from './store.js';
 
-/** Where the proxy keeps a tenant's public metadata (ProxyService.cacheTenant). */
+/** Whether the proxy keeps public metadata (under each tenant's own id) to match against. */
 export interface KeptMetadata {
   readonly enabled: boolean;
-  cacheTenant(tenantId: string): string;
 }
 
 export interface ScanOutcome {
@@ -43,8 +42,7 @@ export class VulnerabilityScanner {
     const held: HeldVersion[] = own.map((v) => ({ ...v, origin: 'private' }));
     if (this.kept?.enabled) {
       const privateNames = await store.privatePackageNames(db, tenantId, packages);
-      const cacheTenant = this.kept.cacheTenant(tenantId);
-      for (const v of await keptVersions(db, cacheTenant, packages)) {
+      for (const v of await keptVersions(db, tenantId, packages)) {
         if (privateNames.has(v.name)) continue;
         const { name, version, version_normalized } = v;
         held.push({ name, version, version_normalized, origin: 'proxy' });
@@ -65,7 +63,7 @@ export class VulnerabilityScanner {
       const kept = await db
         .selectFrom('proxy_documents')
         .select('name')
-        .where('tenant_id', '=', this.kept.cacheTenant(tenantId))
+        .where('tenant_id', '=', tenantId)
         .where('name', 'in', chunk)
         .limit(1)
         .executeTakeFirst();

@@ -38,13 +38,12 @@ export class ProxyAdmin {
   }
 
   async status(ctx: Ctx): Promise<ProxyStatusView> {
-    const cacheTenant = this.proxy.cacheTenant(ctx.tenantId);
     const settings = this.deps.config.proxy;
     const [docs, archives, frozen, health] = await Promise.all([
       this.db
         .selectFrom('proxy_documents')
         .select((eb) => eb.fn.count<number>('name').distinct().as('n'))
-        .where('tenant_id', '=', cacheTenant)
+        .where('tenant_id', '=', ctx.tenantId)
         .where('status', '=', 'ok')
         .executeTakeFirst(),
       this.db
@@ -53,7 +52,7 @@ export class ProxyAdmin {
           eb.fn.count<number>('archive_key').as('n'),
           eb.fn.coalesce(eb.fn.sum<number>('archive_size'), eb.lit(0)).as('bytes'),
         ])
-        .where('tenant_id', '=', cacheTenant)
+        .where('tenant_id', '=', ctx.tenantId)
         .where('archive_key', 'is not', null)
         .executeTakeFirst(),
       store.frozenNames(this.db, ctx.tenantId),
@@ -119,7 +118,6 @@ export class ProxyAdmin {
   }
 
   async purge(ctx: Ctx, input: { package?: string }) {
-    const cacheTenant = this.proxy.cacheTenant(ctx.tenantId);
     const frozen = new Set(await store.frozenNames(this.db, ctx.tenantId));
     let only: string | null = null;
     if (input.package !== undefined) {
@@ -134,11 +132,11 @@ export class ProxyAdmin {
       let docs = trx
         .selectFrom('proxy_documents')
         .select('name')
-        .where('tenant_id', '=', cacheTenant);
+        .where('tenant_id', '=', ctx.tenantId);
       let versions = trx
         .selectFrom('proxy_versions')
         .select(['name', 'archive_key', 'archive_size'])
-        .where('tenant_id', '=', cacheTenant);
+        .where('tenant_id', '=', ctx.tenantId);
       if (only) {
         docs = docs.where('name', '=', only);
         versions = versions.where('name', '=', only);
@@ -162,7 +160,7 @@ export class ProxyAdmin {
         for (const table of ['proxy_documents', 'proxy_versions'] as const) {
           await trx
             .deleteFrom(table)
-            .where('tenant_id', '=', cacheTenant)
+            .where('tenant_id', '=', ctx.tenantId)
             .where('name', 'in', chunk)
             .execute();
         }
@@ -183,12 +181,7 @@ export class ProxyAdmin {
   async freeze(ctx: Ctx, rawName: string) {
     const name = await this.publicName(ctx, rawName, 'name');
     // Freezing a name never fetched fetches it first (404/502 when the upstream cannot).
-    const kept = await store.findDocument(
-      this.db,
-      this.proxy.cacheTenant(ctx.tenantId),
-      name,
-      'tags',
-    );
+    const kept = await store.findDocument(this.db, ctx.tenantId, name, 'tags');
     if (!kept || kept.status !== 'ok') await this.proxy.document(ctx.tenantId, name, 'tags');
     const frozenAt = new Date().toISOString();
     await transact(this.deps, ctx, async ({ db: trx, afterCommit, audit }) => {
@@ -233,7 +226,7 @@ export class ProxyAdmin {
     const versions = await this.db
       .selectFrom('proxy_versions')
       .select('version')
-      .where('tenant_id', '=', this.proxy.cacheTenant(ctx.tenantId))
+      .where('tenant_id', '=', ctx.tenantId)
       .where('name', '=', name)
       .orderBy('version_normalized', 'desc')
       .execute();

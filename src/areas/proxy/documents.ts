@@ -43,7 +43,7 @@ export function keptEntries(name: string, list: UpstreamEntry[]): UpstreamEntry[
 }
 
 /** The version rows behind /dist-proxy for kept entries. */
-export function versionRows(cacheTenant: string, name: string, entries: UpstreamEntry[]) {
+export function versionRows(tenantId: string, name: string, entries: UpstreamEntry[]) {
   const rows: Omit<ProxyVersionRow, 'archive_key' | 'archive_size' | 'archived_at'>[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
@@ -55,7 +55,7 @@ export function versionRows(cacheTenant: string, name: string, entries: Upstream
     seen.add(key);
     const shasum = isObject(entry.dist) ? entry.dist.shasum : null;
     rows.push({
-      tenant_id: cacheTenant,
+      tenant_id: tenantId,
       name,
       version: String(entry.version),
       version_normalized: normalized,

@@ -84,11 +84,6 @@ export class ProxyService {
     return this.upstream !== null;
   }
 
-  /** Where a tenant's kept metadata and archives live; the Cloud edition may share one. */
-  cacheTenant(tenantId: string): string {
-    return tenantId;
-  }
-
   /** Makes every cached Composer answer of the tenant forget: the ONE place the proxy invalidates. */
   async changed(tenantId: string): Promise<void> {
     for (const key of this.memo.keys()) if (key.startsWith(`${tenantId}\n`)) this.memo.delete(key);
@@ -118,7 +113,7 @@ export class ProxyService {
       return memo;
     }
     const frozen = await store.isFrozen(this.deps.db, tenantId, name);
-    let row = await store.findDocument(this.deps.db, this.cacheTenant(tenantId), name, kind);
+    let row = await store.findDocument(this.deps.db, tenantId, name, kind);
     const ttlMs = this.deps.config.proxy.metadataTtlSeconds * 1000;
     let validUntilMs = frozen ? Number.POSITIVE_INFINITY : 0;
     if (row && (frozen || Date.parse(row.checked_at) + ttlMs > Date.now())) {
@@ -161,7 +156,7 @@ export class ProxyService {
 
   /** One refresh per document at a time in this process; concurrent askers share it. */
   private refreshOnce(tenantId: string, name: string, kind: ProxyKind, row?: DocumentRow) {
-    const key = `${this.cacheTenant(tenantId)}\n${name}\n${kind}`;
+    const key = `${tenantId}\n${name}\n${kind}`;
     const running = this.refreshing.get(key);
     if (running) return running;
     const run = this.refresh(tenantId, name, kind, row).finally(() => this.refreshing.delete(key));
@@ -176,7 +171,6 @@ export class ProxyService {
     row: DocumentRow | undefined,
   ): Promise<DocumentRow | undefined> {
     const db = this.deps.db;
-    const cacheTenant = this.cacheTenant(tenantId);
     const now = new Date().toISOString();
     const file = `${name}${kind === 'dev' ? '~dev' : ''}.json`;
     try {
@@ -184,7 +178,7 @@ export class ProxyService {
       const answer = await this.upstream!.document(file, since);
       await this.health!.succeeded(tenantId);
       if (answer.status === 'not-modified' && row) {
-        await store.touchDocument(db, cacheTenant, name, kind, now);
+        await store.touchDocument(db, tenantId, name, kind, now);
         await store.count(db, tenantId, 'metadata_hits');
         return { ...row, checked_at: now };
       }
@@ -211,7 +205,7 @@ export class ProxyService {
       const text = JSON.stringify(entries);
       const changed = !row || row.status !== status || row.entries !== text;
       const next: DocumentRow = {
-        tenant_id: cacheTenant,
+        tenant_id: tenantId,
         name,
         kind,
         status,
@@ -222,7 +216,7 @@ export class ProxyService {
       };
       await db.transaction().execute(async (trx) => {
         await store.saveDocument(trx, next);
-        await store.keepVersions(trx, versionRows(cacheTenant, name, entries));
+        await store.keepVersions(trx, versionRows(tenantId, name, entries));
       });
       if (changed && row) await this.changed(tenantId);
       if (changed && status === 'ok') this.onKept?.(tenantId, name);
@@ -255,8 +249,7 @@ export class ProxyService {
     if (!this.archives || !isPackageName(name) || !isReference(reference)) {
       throw notFound(`Archive of ${name}`);
     }
-    const cacheTenant = this.cacheTenant(tenantId);
-    const find = (v: string) => store.findVersion(this.deps.db, cacheTenant, name, v, reference);
+    const find = (v: string) => store.findVersion(this.deps.db, tenantId, name, v, reference);
     let row = await find(version);
     if (!row) {
       try {

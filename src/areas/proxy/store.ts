@@ -22,11 +22,11 @@ export type Counter = (typeof COUNTERS)[number];
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export function findDocument(db: Db, cacheTenant: string, name: string, kind: ProxyKind) {
+export function findDocument(db: Db, tenantId: string, name: string, kind: ProxyKind) {
   return db
     .selectFrom('proxy_documents')
     .selectAll()
-    .where('tenant_id', '=', cacheTenant)
+    .where('tenant_id', '=', tenantId)
     .where('name', '=', name)
     .where('kind', '=', kind)
     .executeTakeFirst();
@@ -50,7 +50,7 @@ export async function saveDocument(db: Db, row: DocumentRow): Promise<void> {
 
 export async function touchDocument(
   db: Db,
-  cacheTenant: string,
+  tenantId: string,
   name: string,
   kind: ProxyKind,
   checkedAt: string,
@@ -58,7 +58,7 @@ export async function touchDocument(
   await db
     .updateTable('proxy_documents')
     .set({ checked_at: checkedAt })
-    .where('tenant_id', '=', cacheTenant)
+    .where('tenant_id', '=', tenantId)
     .where('name', '=', name)
     .where('kind', '=', kind)
     .execute();
@@ -92,7 +92,7 @@ export async function keepVersions(
 
 export function findVersion(
   db: Db,
-  cacheTenant: string,
+  tenantId: string,
   name: string,
   normalized: string,
   reference: string,
@@ -100,7 +100,7 @@ export function findVersion(
   return db
     .selectFrom('proxy_versions')
     .selectAll()
-    .where('tenant_id', '=', cacheTenant)
+    .where('tenant_id', '=', tenantId)
     .where('name', '=', name)
     .where('version_normalized', '=', normalized)
     .where('reference', '=', reference)
@@ -127,11 +127,11 @@ export async function setArchive(
  * Every version held in the kept metadata of a cache tenant, for readers such as the advisory
  * scan: name, version and normalized version, ordered by name; only `names`' when given.
  */
-export function keptVersions(db: Db, cacheTenant: string, names?: readonly string[]) {
+export function keptVersions(db: Db, tenantId: string, names?: readonly string[]) {
   let q = db
     .selectFrom('proxy_versions')
     .select(['name', 'version', 'version_normalized', 'reference'])
-    .where('tenant_id', '=', cacheTenant);
+    .where('tenant_id', '=', tenantId);
   if (names) q = q.where('name', 'in', names.length ? [...names] : ['']);
   return q.orderBy('name').orderBy('version_normalized').execute();
 }
