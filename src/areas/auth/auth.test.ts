@@ -9,7 +9,6 @@ import { assertRouteOperation } from '../../http/route-operations.js';
 let t: TestApp;
 let viewerToken: string;
 let customerToken: string;
-const failures: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({ EDITION: 'enterprise' });
@@ -20,7 +19,6 @@ beforeAll(async () => {
   customerToken = (
     await api('POST', `/api/v1/customers/${customer.id}/tokens`, { name: 'ci', scope: 'admin' })
   ).plain_token as string;
-  t.runtime.services.auth.onFailure(({ credentials }) => failures.push(credentials.scheme));
 });
 afterAll(async () => t.close());
 
@@ -65,20 +63,38 @@ describe('authorization per service operation', () => {
 });
 
 describe('one authentication for every transport', () => {
-  it('reports every failed authentication, REST, GraphQL and Composer alike', async () => {
-    failures.length = 0;
-    const rest = await t.app.inject({
-      url: '/api/v1/customers',
-      headers: { authorization: 'Bearer cma_wrong' },
-    });
-    expect(rest.statusCode).toBe(401);
-    const gql = await graphql(t, '{ stats { packages } }', {}, { authorization: 'Bearer nope' });
-    expect(gql.errors?.[0]?.extensions.code).toBe('UNAUTHORIZED');
-    const composer = await t.app.inject({
-      url: '/packages.json',
-      headers: { authorization: basicAuth('pkt_wrong') },
-    });
-    expect(composer.statusCode).toBe(401);
-    expect(failures).toEqual(['bearer', 'bearer', 'basic']);
+  it('counts every failed authentication on one limiter, REST, GraphQL and Composer alike', async () => {
+    const limited = await createTestApp({ EDITION: 'enterprise', AUTH_FAILURE_LIMIT: '3' });
+    try {
+      const rest = await limited.app.inject({
+        url: '/api/v1/customers',
+        headers: { authorization: 'Bearer cma_wrong' },
+      });
+      expect(rest.statusCode).toBe(401);
+      const gql = await graphql(
+        limited,
+        '{ stats { packages } }',
+        {},
+        { authorization: 'Bearer nope' },
+      );
+      expect(gql.errors?.[0]?.extensions.code).toBe('UNAUTHORIZED');
+      const composer = await limited.app.inject({
+        url: '/packages.json',
+        headers: { authorization: basicAuth('pkt_wrong') },
+      });
+      expect(composer.statusCode).toBe(401);
+      // Three failures of the address, one per transport: the next failing attempt is refused.
+      const fourth = await limited.app.inject({
+        url: '/packages.json',
+        headers: { authorization: basicAuth('pkt_wrong') },
+      });
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.headers['retry-after']).toBeTruthy();
+      // A valid credential from the same address is served as always.
+      const valid = await limited.app.inject({ url: '/api/v1/customers', headers: limited.admin });
+      expect(valid.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

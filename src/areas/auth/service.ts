@@ -38,7 +38,6 @@ export type Principal =
   | { kind: 'customer'; actor: CustomerActor; customer: CustomerPrincipal };
 
 /** Told about every failed authentication (a counter for failed-authentication limiting). */
-export type AuthFailureListener = (failure: { tenantId: string; credentials: Credentials }) => void;
 
 /**
  * A customer token's row with its customer's, by digest: the read of every first request. Its
@@ -77,7 +76,6 @@ const tokenWithCustomer = compiledPerTenant(
 
 /** Resolves bearer and basic credentials to actors. Compares digests only, in constant time. */
 export class AuthService {
-  private readonly failureListeners: AuthFailureListener[] = [];
   /** When tokens were last used, written in batches (token-use.ts). */
   readonly uses: TokenUseRecorder;
 
@@ -117,23 +115,15 @@ export class AuthService {
         return { kind: 'customer', actor, customer };
       }
     }
-    return this.fail(tenantId, credentials, failureMessage);
+    return this.fail(failureMessage);
   }
 
-  /** Registers a listener of failed authentications (see `authenticate`). */
-  onFailure(listener: AuthFailureListener): void {
-    this.failureListeners.push(listener);
-  }
-
-  /** Where every authentication failure ends: listeners are told, then 401. */
-  fail(tenantId: string, credentials: Credentials, message: string): never {
-    for (const listener of this.failureListeners) {
-      try {
-        listener({ tenantId, credentials });
-      } catch (err) {
-        this.deps.log.error({ err, tenantId }, 'authentication failure listener failed');
-      }
-    }
+  /**
+   * Where every authentication failure ends: a 401, which the one failed-authentication limiter
+   * (src/http/auth-failures.ts, an onSend hook over every route, and the WebSocket's
+   * connection_init) counts against the client's address.
+   */
+  fail(message: string): never {
     throw unauthorized(message);
   }
 
