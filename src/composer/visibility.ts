@@ -1,12 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from '../infra/db/connection.js';
 import { compiledPerTenant } from '../infra/db/compiled.js';
+import { tryParseConstraint } from './semver/index.js';
 
 /**
  * The one place that decides what a customer can see: the union of its direct grants and the
  * grants of every collection holding a package. The Composer repository, downloads, the frozen
  * set of a freeze and the admin access listings (REST and GraphQL) all read it from here.
  */
+
+/** Whether a stored grant constraint admits a normalized version; one that no longer parses admits none. */
+export function grantAdmits(constraint: string, normalized: string): boolean {
+  return tryParseConstraint(constraint)?.matches(normalized) ?? false;
+}
 
 /** What one customer may see of one package: its grant constraints and frozen versions. */
 export interface PackageAccess {

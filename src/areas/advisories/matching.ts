@@ -1,5 +1,4 @@
-import { compareVersions, parseConstraintCached } from '../../composer/semver/index.js';
-import type { Constraint } from '../../composer/semver/index.js';
+import { compareVersions, tryParseConstraint } from '../../composer/semver/index.js';
 
 /** A version the registry holds: synced or uploaded (private), or in the proxy's kept metadata. */
 export interface HeldVersion {
@@ -15,14 +14,8 @@ export interface MatchableAdvisory {
   affected_versions: string;
 }
 
-/** A constraint our Composer semver engine parses, or null (an unparsable one matches nothing). */
-export function constraintOf(text: string): Constraint | null {
-  try {
-    return parseConstraintCached(text);
-  } catch {
-    return null;
-  }
-}
+/** An advisory's affected-versions constraint, or null: an unparsable one matches nothing. */
+export const constraintOf = tryParseConstraint;
 
 /** Held versions grouped by package name. */
 export function byPackage(versions: readonly HeldVersion[]): Map<string, HeldVersion[]> {

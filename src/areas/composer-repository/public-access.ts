@@ -1,4 +1,5 @@
-import { normalizeVersion, parseConstraintCached } from '../../composer/semver/index.js';
+import { normalizeVersion } from '../../composer/semver/index.js';
+import { grantAdmits } from '../../composer/visibility.js';
 import type { RenderedDocument } from './response-cache.js';
 import { render } from './response-cache.js';
 
@@ -10,15 +11,6 @@ function normalizedOf(entry: Record<string, unknown>): string | null {
     return normalizeVersion(entry.version);
   } catch {
     return null;
-  }
-}
-
-/** Whether a grant constraint admits a version; one that no longer parses admits none. */
-export function grantAdmits(constraint: string, normalized: string): boolean {
-  try {
-    return parseConstraintCached(constraint).matches(normalized);
-  } catch {
-    return false;
   }
 }
 

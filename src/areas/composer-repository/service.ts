@@ -12,13 +12,14 @@ import { scopeAllows } from '../../composer/package-scopes.js';
 import {
   customerPackageAccess,
   frozenVersions,
+  grantAdmits,
   tokenAccessConstraints,
 } from '../../composer/visibility.js';
 import { UsageService } from '../usage/service.js';
 import { ResponseCache } from './response-cache.js';
 import { audienceFingerprint } from './audience.js';
 import { findPublicGrant, listPublicGrants } from '../access/public-grants.js';
-import { grantAdmits, grantedDocument } from './public-access.js';
+import { grantedDocument } from './public-access.js';
 
 export type { PackageAdvisories, PackageDocument, PublicPackages } from './ports.js';
 import type { PackageAdvisories, PackageDocument, PublicPackages } from './ports.js';

@@ -1,5 +1,5 @@
-import { normalizeVersion, parseConstraintCached } from '../../composer/semver/index.js';
-import { customerPackageAccess } from '../../composer/visibility.js';
+import { normalizeVersion } from '../../composer/semver/index.js';
+import { customerPackageAccess, grantAdmits as matches } from '../../composer/visibility.js';
 import { invalid } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
 import type { FreezeInput } from './schema.js';
@@ -8,15 +8,6 @@ import type { FreezeInput } from './schema.js';
 export const INSERT_CHUNK = 500;
 /** How many frozen versions an audit summary of a freeze without a list names. */
 export const FREEZE_SUMMARY_MAX = 1000;
-
-/** Whether a stored grant constraint admits a version; one that no longer parses admits none. */
-function matches(constraint: string, normalized: string): boolean {
-  try {
-    return parseConstraintCached(constraint).matches(normalized);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Every version a (not frozen) customer sees now: of each package granted directly or through

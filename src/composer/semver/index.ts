@@ -19,8 +19,21 @@ export type { Constraint, Operator } from './constraint.js';
 export { parseConstraint, parseConstraintCached } from './parse-constraint.js';
 
 import { parseConstraintCached } from './parse-constraint.js';
+import type { Constraint } from './constraint.js';
 import { phpVersionCompare } from './compare.js';
 import { normalizeVersion } from './version.js';
+
+/**
+ * A stored constraint, parsed; null when it no longer parses (a parser change, a hand-edited row),
+ * so the caller's rule decides what an unparsable one means (a grant then admits nothing).
+ */
+export function tryParseConstraint(text: string): Constraint | null {
+  try {
+    return parseConstraintCached(text);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Composer's Semver::satisfies: normalizes `version`, parses `constraint`, matches.
