@@ -17,7 +17,7 @@ function fresh(url: string, headers: Record<string, string>, method = 'GET', bod
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on('error', reject);
-    req.setTimeout(2_000, () => req.destroy(new Error(`no answer from ${url}`)));
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url}`)));
     req.end(body);
   });
 }
@@ -91,7 +91,7 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves a change made through one process from every process within 2 s', async () => {
+  it('serves a change made through one process from every process at once', async () => {
     await api('POST', '/packages', { name: 'acme/clustered', type: 'artifact' });
     const zip = packageZip({ name: 'acme/clustered', version: '1.0.0' }, { 'a.php': '<?php' });
     const up = await fresh(
@@ -112,11 +112,9 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
     // Warm the response cache of both processes, then revoke through one of them.
     for (let i = 0; i < 4; i++) expect((await fresh(p2, auth)).status).toBe(200);
     await api('DELETE', `/customers/${id}/packages/acme/clustered`);
-    await waitFor(
-      () => Promise.all([fresh(p2, auth), fresh(p2, auth)]),
-      (answers) => answers.every((a) => a.status === 403),
-      { timeoutMs: 2000, intervalMs: 50 },
-    );
+    // The processes take fresh connections in turn: both answer right after the write did.
+    const answers = await Promise.all([fresh(p2, auth), fresh(p2, auth)]);
+    expect(answers.map((a) => a.status)).toEqual([403, 403]);
   });
 
   it('replaces a serving process that dies', async () => {
