@@ -16,7 +16,7 @@ function loadBodies(file: string): Map<string, Buffer> {
   return new Map(Object.entries(raw).map(([p, b64]) => [p, Buffer.from(b64, 'base64')]));
 }
 
-function serveNode(bodies: Map<string, Buffer>, port: number): void {
+function serveNode(bodies: Map<string, Buffer>, port: number, more: Record<string, string>): void {
   http
     .createServer((req, res) => {
       const body = bodies.get(req.url ?? '');
@@ -24,7 +24,11 @@ function serveNode(bodies: Map<string, Buffer>, port: number): void {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': body.length,
+        ...more,
+      });
       res.end(body);
     })
     .listen(port, '127.0.0.1');
@@ -40,11 +44,15 @@ async function serveFastify(bodies: Map<string, Buffer>, port: number): Promise<
   await app.listen({ port, host: '127.0.0.1' });
 }
 
-/** Starts a reference server in a child process over `bodies` (path → response bytes). */
+/**
+ * Starts a reference server in a child process over `bodies` (path → response bytes); the
+ * `node` one adds `headers` to each answer (`content-encoding: gzip` over gzip bodies).
+ */
 export async function startReference(
   kind: ReferenceKind,
   bodies: Map<string, Buffer>,
   tmpFile: string,
+  headers: Record<string, string> = {},
 ): Promise<ChildServer> {
   fs.writeFileSync(
     tmpFile,
@@ -56,7 +64,12 @@ export async function startReference(
     label: `${kind} reference server`,
     port,
     nodeArgs: ['--import', 'tsx', import.meta.filename, 'serve'],
-    env: { REFERENCE_KIND: kind, REFERENCE_BODIES: tmpFile, REFERENCE_PORT: String(port) },
+    env: {
+      REFERENCE_KIND: kind,
+      REFERENCE_BODIES: tmpFile,
+      REFERENCE_PORT: String(port),
+      REFERENCE_HEADERS: JSON.stringify(headers),
+    },
     ready: async (url) => {
       const res = await fetch(url + first);
       await res.arrayBuffer();
@@ -69,6 +82,7 @@ if (process.argv[2] === 'serve') {
   const { REFERENCE_KIND: kind, REFERENCE_BODIES: file, REFERENCE_PORT: port } = process.env;
   if (!file || !port) throw new Error('REFERENCE_BODIES and REFERENCE_PORT are required');
   const bodies = loadBodies(file);
+  const headers = JSON.parse(process.env.REFERENCE_HEADERS ?? '{}') as Record<string, string>;
   if (kind === 'fastify') await serveFastify(bodies, Number(port));
-  else serveNode(bodies, Number(port));
+  else serveNode(bodies, Number(port), headers);
 }

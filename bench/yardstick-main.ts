@@ -1,17 +1,17 @@
 /**
- * `npm run bench:yardstick`: only section (g) of `npm run bench`, on the 100-package catalogue:
- * nginx, the bare node:http floor and Packyard at WEB_CONCURRENCY under wrk, side by side.
- * BENCH_SECONDS (10) per measured run.
+ * `npm run bench:yardstick`: only section (g) of `npm run bench`, on the 100-package catalogue
+ * plus ten packages of 201 versions: nginx, the bare node:http floor and Packyard at
+ * WEB_CONCURRENCY under wrk, side by side, on the small and the 50-version p2 documents, each as
+ * is and gzipped. BENCH_SECONDS (10) per measured run, BENCH_YARDSTICK_ROUNDS (3) rounds.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { seedCatalogue } from './catalogue.js';
-import { AdminApi, basicAuth, startPackyard } from './packyard.js';
 import { busiestProfile, formatProfile } from './profile.js';
 import { heading, item } from './report.js';
 import { readSettings } from './settings.js';
+import { prepareYardstick } from './yardstick-docs.js';
 import { YARDSTICK_CONNECTIONS, benchYardstick } from './yardstick-run.js';
 import { ensureYardstickTools } from './yardstick.js';
 
@@ -21,31 +21,29 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-yardstick-'));
   const adminToken = crypto.randomBytes(24).toString('hex');
   try {
-    const dataDir = path.join(work, 'catalogue');
-    const catalogue = await seedCatalogue({
-      dataDir,
-      adminToken,
-      count: s.smallCatalogue,
-      grants: s.grants,
-    });
-    const server = await startPackyard({ dataDir, adminToken });
-    const api = new AdminApi(server.url, adminToken);
-    const token = await api.customerWithToken(catalogue.granted, s.constraint);
-    const headers = { authorization: basicAuth(token) };
-    const paths = catalogue.granted.map((name) => `/p2/${name}.json`);
-    const bodies = new Map<string, Buffer>();
-    for (const p of paths) {
-      const res = await fetch(server.url + p, { headers });
-      if (!res.ok) throw new Error(`GET ${p} -> ${res.status}`);
-      bodies.set(p, Buffer.from(await res.arrayBuffer()));
-    }
-    heading(
-      `(g) the yardstick: wrk, ${YARDSTICK_CONNECTIONS} connections, ${paths.length} p2 documents`,
-    );
+    heading('(g) the yardstick: the documents');
+    const prepared = await prepareYardstick(s, path.join(work, 'catalogue'), adminToken);
+    const [small, ...more] = prepared.sets;
+    heading(`(g) the yardstick: wrk, ${YARDSTICK_CONNECTIONS} connections`);
     item('seconds per run', String(s.seconds));
+    item(
+      'load average (1, 5, 15 min)',
+      os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', '),
+    );
     const profiles = s.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-ys-prof-')) : null;
     await benchYardstick(
-      { dataDir, server, adminToken, paths, headers, bodies },
+      {
+        dataDir: prepared.dataDir,
+        server: prepared.server,
+        adminToken,
+        paths: small!.paths,
+        headers: prepared.headers,
+        bodies: small!.bodies,
+        more,
+      },
       work,
       s.seconds,
       profiles,

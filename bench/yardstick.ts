@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, sleep } from './processes.js';
+import { treeCpuSeconds } from './yardstick-proc.js';
 
 /**
  * The physical yardstick of issue 15: nginx serving the same p2 bytes as static files behind
@@ -45,14 +46,23 @@ export interface WrkResult {
   requests: number;
   /** Non-2xx answers plus socket errors. */
   errors: number;
+  /** The server's CPU time per answer in microseconds, when its pid was given. */
+  cpuUs?: number;
+  /** The kernel's share of it (system time). */
+  sysUs?: number;
 }
 
 export interface Nginx {
   url: string;
+  /** The master's pid (its workers are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** nginx on a free port serving `bodies` (path -> bytes) to `token:<token>` only. */
+/**
+ * nginx on a free port serving `bodies` (path -> bytes) to `token:<token>` only, and their
+ * `gzip -9` copies (`.gz` beside each, gzip_static) to requests that accept gzip.
+ */
 export async function startNginx(work: string, bodies: Map<string, Buffer>, token: string) {
   const root = fs.mkdtempSync(path.join(work, 'nginx-'));
   fs.chmodSync(root, 0o755);
@@ -61,6 +71,8 @@ export async function startNginx(work: string, bodies: Map<string, Buffer>, toke
     const file = path.join(docs, p);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, bytes);
+    // The `gzip -9` copy beside it, which gzip_static sends to clients that accept gzip.
+    execFileSync('gzip', ['-9', '-k', '-n', '-f', file]);
   }
   const sha = crypto.createHash('sha1').update(token).digest('base64');
   fs.writeFileSync(path.join(root, 'htpasswd'), `token:{SHA}${sha}\n`);
@@ -79,6 +91,8 @@ http {
   access_log off;
   sendfile on;
   tcp_nopush on;
+  gzip_static on;
+  gzip_vary on;
   keepalive_timeout 65;
   keepalive_requests 1000000;
   client_body_temp_path ${root}/tmp;
@@ -114,6 +128,7 @@ http {
   }
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGQUIT');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -145,6 +160,8 @@ export async function runWrk(opts: {
   seconds: number;
   connections: number;
   work: string;
+  /** The server's (tree's) pid, to measure its CPU time per answer. */
+  pid?: number;
 }): Promise<WrkResult> {
   const headers = Object.entries(opts.headers)
     .map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
@@ -194,9 +211,10 @@ end
 }
 
 async function wrkWithScript(
-  opts: { url: string; seconds: number; connections: number; work: string },
+  opts: { url: string; seconds: number; connections: number; work: string; pid?: number },
   lua: string,
 ): Promise<WrkResult> {
+  const cpuBefore = opts.pid === undefined ? null : treeCpuSeconds(opts.pid);
   const script = path.join(opts.work, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
   fs.writeFileSync(script, lua);
   const threads = Math.max(1, Math.min(os.availableParallelism(), opts.connections));
@@ -213,7 +231,9 @@ async function wrkWithScript(
     ],
     { maxBuffer: 16 * 1024 * 1024 },
   );
+  const cpuAfter = opts.pid === undefined ? null : treeCpuSeconds(opts.pid);
   const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? 0);
+  const perAnswer = (seconds: number) => (seconds * 1e6) / Math.max(1, num(/(\d+) requests in/));
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
     stdout,
   );
@@ -225,29 +245,11 @@ async function wrkWithScript(
     errors:
       num(/Non-2xx or 3xx responses: (\d+)/) +
       (socketErrors ? socketErrors.slice(1).reduce((n, v) => n + Number(v), 0) : 0),
+    ...(cpuBefore && cpuAfter
+      ? {
+          cpuUs: perAnswer(cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system),
+          sysUs: perAnswer(cpuAfter.system - cpuBefore.system),
+        }
+      : {}),
   };
-}
-
-/** Resident memory of a process and its children (a cluster's primary and its processes). */
-export function treeRss(pid: number): { total: number; largest: number } {
-  const rss = (p: number) => {
-    try {
-      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
-      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
-    } catch {
-      return 0;
-    }
-  };
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // no children
-  }
-  const all = [pid, ...children].map(rss);
-  return { total: all.reduce((a, b) => a + b, 0), largest: Math.max(...children.map(rss), 0) };
 }
