@@ -1,75 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChildServer, freePort } from '../bench/processes.js';
 import { ADMIN_TOKEN, TEST_DATABASE, basicAuth, waitFor } from './helpers.js';
+import { childrenOf, fresh, startServe } from './cluster-helpers.js';
+import type { Serve } from './cluster-helpers.js';
 import { packageZip } from '../src/areas/artifacts/test-zips.js';
 
-/** One request on a connection of its own, so the cluster hands it to its next process. */
-function fresh(url: string, headers: Record<string, string>, method = 'GET', body?: Buffer) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url}`)));
-    req.end(body);
-  });
-}
-
-/**
- * The serving processes the primary forked: its node children only (tsx may also run an esbuild
- * service as a child of the primary when its transform cache is cold, as on a fresh clone).
- */
-const childrenOf = (pid: number): number[] =>
-  // `ps` exits 1 when it lists nothing (a moment with no child at all).
-  execFileSync('sh', ['-c', `ps -o pid=,comm= --ppid ${pid} || true`], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, comm]) => comm === 'node')
-    .map(([child]) => Number(child));
-
-/** `packyard serve` with WEB_CONCURRENCY=2 on a fresh DATA_DIR, once both processes run. */
-async function startCluster(
-  label: string,
-  extra: Record<string, string> = {},
-): Promise<{ server: ChildServer; dataDir: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `packyard-${label}-`));
-  const port = await freePort();
-  const server = await ChildServer.start({
-    label,
-    port,
-    nodeArgs: ['bin/packyard.js', 'serve'],
-    env: {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      // vitest sets BASE_URL for Vite; the server must get its own.
-      BASE_URL: `http://127.0.0.1:${port}`,
-      WEB_CONCURRENCY: '2',
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      ...extra,
-    },
-    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
-    timeoutMs: 90_000,
-  });
-  await waitFor(
-    async () => childrenOf(server.pid).length,
-    (n) => n === 2,
-    { timeoutMs: 60_000 },
-  );
-  return { server, dataDir };
-}
+/** `packyard serve` with WEB_CONCURRENCY=2 on fresh data, once both processes listen. */
+const startCluster = (label: string, env: Record<string, string> = {}): Promise<Serve> =>
+  startServe({ label, env });
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY=2', () => {
-  let server: ChildServer;
-  let dataDir: string;
+  let serve: Serve;
+  let server: Serve['server'];
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const api = async (method: string, url: string, payload?: unknown) => {
     const res = await fresh(
@@ -83,12 +24,12 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
   };
 
   beforeAll(async () => {
-    ({ server, dataDir } = await startCluster('cluster'));
+    serve = await startCluster('cluster');
+    server = serve.server;
   }, 120_000);
 
   afterAll(async () => {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await serve?.stop();
   });
 
   it('serves a change made through one process from every process at once', async () => {
@@ -166,19 +107,19 @@ describe.skipIf(TEST_DATABASE !== 'sqlite')('packyard serve with WEB_CONCURRENCY
 });
 
 describe.skipIf(TEST_DATABASE !== 'sqlite')('a WEB_CONCURRENCY=2 cluster without Redis', () => {
-  let server: ChildServer;
-  let dataDir: string;
+  let serve: Serve;
+  let server: Serve['server'];
   const LIMIT = 10;
 
   beforeAll(async () => {
-    ({ server, dataDir } = await startCluster('cluster-rate-limit', {
+    serve = await startCluster('cluster-rate-limit', {
       RATE_LIMIT_COMPOSER_PER_MINUTE: String(LIMIT),
-    }));
+    });
+    server = serve.server;
   }, 120_000);
 
   afterAll(async () => {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await serve?.stop();
   });
 
   it('shares rate-limit counts between its processes through the primary', async () => {
