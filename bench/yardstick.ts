@@ -80,7 +80,7 @@ export async function startNginx(work: string, bodies: Map<string, Buffer>, toke
   const conf = path.join(root, 'nginx.conf');
   fs.writeFileSync(
     conf,
-    `# one worker per core, as decisions.md 1 names the settings
+    `# one worker per core, as docs/deployment.md names the settings
 worker_processes auto;
 daemon off;
 pid ${root}/nginx.pid;

@@ -41,4 +41,23 @@ describe('docs/architecture.md', () => {
     expect(refs.length).toBeGreaterThan(20);
     expect(refs.filter((r) => !exists(r))).toEqual([]);
   });
+
+  it('is what the repository depends on, not a file outside it', () => {
+    // The contract this project was built to lives outside the repository: nothing may cite it.
+    const outside = ['decisions', 'md'].join('.');
+    const hits: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!['node_modules', 'dist', '.git', '.tmp', 'data'].includes(entry.name)) walk(file);
+        } else if (/\.(ts|tsx|md|sh|json|yaml)$/.test(entry.name)) {
+          if (fs.readFileSync(file, 'utf8').includes(outside)) hits.push(file);
+        }
+      }
+    };
+    for (const dir of ['src', 'web/src', 'test', 'bench', 'scripts', 'docs']) walk(dir);
+    if (fs.readFileSync('README.md', 'utf8').includes(outside)) hits.push('README.md');
+    expect(hits).toEqual([]);
+  });
 });
