@@ -13,13 +13,26 @@ import type { ChildResult, Target } from './types.js';
 /** Rows per INSERT: 17 columns each stays far below SQLite's and PostgreSQL's bound variables. */
 const INSERT_BATCH = 200;
 
+/** Normalized versions known stable or not (a package's old tags are asked at every sync). */
+const stableVersions = new Map<string, boolean>();
+
+function isStable(normalized: string): boolean {
+  let stable = stableVersions.get(normalized);
+  if (stable === undefined) {
+    stable = parseStability(normalized) === 'stable';
+    if (stableVersions.size >= 200_000) stableVersions.clear();
+    stableVersions.set(normalized, stable);
+  }
+  return stable;
+}
+
 /** The greatest tag, stable ones first (one pass: a package may have thousands). */
 function latestTag(candidates: Candidate[]): Candidate | undefined {
   let best: Candidate | undefined;
   let bestStable = false;
   for (const c of candidates) {
     if (c.isDev) continue;
-    const stable = parseStability(c.normalized) === 'stable';
+    const stable = isStable(c.normalized);
     if (bestStable && !stable) continue;
     if (!best || (stable && !bestStable) || compareVersions(c.normalized, best.normalized) > 0) {
       best = c;
@@ -33,8 +46,11 @@ export function latestVersion(candidates: Candidate[]): string | null {
   return latestTag(candidates)?.version ?? null;
 }
 
-export function describe(candidates: Candidate[]): string | null {
-  const source = candidates.find((c) => c.defaultBranch) ?? latestTag(candidates);
+export function describe(
+  candidates: Candidate[],
+  latest: Candidate | undefined = latestTag(candidates),
+): string | null {
+  const source = candidates.find((c) => c.defaultBranch) ?? latest;
   const description = source?.composer.description;
   return typeof description === 'string' ? description : null;
 }
@@ -214,7 +230,7 @@ export async function writeTarget(
   parent: PackageRow,
   built: Map<string, BuiltArchive>,
   now: string,
-): Promise<ChildResult> {
+): Promise<{ result: ChildResult; changed: boolean }> {
   const isRoot = t.pkg.id === parent.id;
   if (t.isNew) {
     await trx.insertInto('packages').values(t.pkg).execute();
@@ -236,11 +252,12 @@ export async function writeTarget(
       .execute();
   }
   const { added, removed, changed } = await writeVersions(trx, t, built, now);
+  const latest = latestTag(t.candidates);
   await trx
     .updateTable('packages')
     .set({
-      description: describe(t.candidates),
-      latest_version: latestVersion(t.candidates),
+      description: describe(t.candidates, latest),
+      latest_version: latest?.version ?? null,
       default_branch: t.candidates.find((c) => c.defaultBranch)?.ref ?? null,
       readme: t.readme,
       synced_at: now,
@@ -257,11 +274,12 @@ export async function writeTarget(
     .where('id', '=', t.pkg.id)
     .execute();
   if (changed || t.isNew) await rebuildPackageMetadata(trx, t.pkg.tenant_id, t.pkg.id);
-  return {
+  const result = {
     name: t.pkg.name,
     path: t.path,
     versions: t.candidates.length,
     versions_added: added,
     versions_removed: removed,
   };
+  return { result, changed: changed || t.isNew };
 }
