@@ -22,6 +22,14 @@ export async function recordArchiveDownload(
   d: ArchiveDownload,
 ): Promise<void> {
   await usage.recordDownload(d.tenantId, d.customerId, d.packageId, d.normalized, d.size);
+  announceDownload(deps, d);
+}
+
+/** The customer's DOWNLOAD activity, for subscribers, once the download has been counted. */
+export function announceDownload(
+  deps: Pick<Deps, 'events'>,
+  d: { tenantId: string; customerId: string; name: string; version: string },
+): void {
   deps.events.publish({
     type: 'customer.activity',
     tenantId: d.tenantId,

@@ -1,11 +1,12 @@
 import type { Deps } from '../../context.js';
 import type { UsageService } from '../usage/service.js';
 import * as store from './store.js';
+import { announceDownload } from '../composer-repository/downloads.js';
 
 /**
  * A proxied archive about to be sent: its bytes against the tenant's bandwidth, the proxy's
  * download statistics and byte counter, all committed before the archive goes out (as `/dist`),
- * then the customer's DOWNLOAD activity for subscribers.
+ * then the customer's DOWNLOAD activity for subscribers, as `/dist` announces it.
  */
 export async function recordProxyDownload(
   deps: Pick<Deps, 'db' | 'events'>,
@@ -22,13 +23,5 @@ export async function recordProxyDownload(
   await usage.recordBandwidth(d.tenantId, d.size);
   await store.recordDownload(deps.db, d.tenantId, d.customerId, d.name, d.normalized, d.size);
   await store.count(deps.db, d.tenantId, 'bytes_served', d.size);
-  deps.events.publish({
-    type: 'customer.activity',
-    tenantId: d.tenantId,
-    customerId: d.customerId,
-    activity: 'DOWNLOAD',
-    package: d.name,
-    version: d.version,
-    at: new Date().toISOString(),
-  });
+  announceDownload(deps, d);
 }
