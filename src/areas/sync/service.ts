@@ -200,7 +200,14 @@ export class SyncService {
       readme,
     };
     const children = monorepo
-      ? await planChildren(this.deps, pkg, dir, refs, JSON.parse(monorepo.paths) as string[])
+      ? await planChildren(
+          this.deps,
+          pkg,
+          dir,
+          refs,
+          JSON.parse(monorepo.paths) as string[],
+          reader,
+        )
       : { targets: [], skipped: [] };
 
     if (monorepo) {
