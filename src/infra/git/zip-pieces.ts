@@ -72,30 +72,46 @@ export class PieceCache {
   }
 }
 
-/** Runs at most `size` tasks at once; the first failure is thrown by `run` or `drain`. */
+/**
+ * Runs at most `size` tasks at once, holding at most `maxBytes` between them; the first failure
+ * is thrown by `run` or `drain`.
+ */
 export class Pool {
-  private readonly running = new Set<Promise<void>>();
+  private readonly running = new Map<Promise<void>, number>();
+  private bytes = 0;
   private error: Error | null = null;
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    /** Bytes the running tasks may hold together (one task alone may hold more). */
+    private readonly maxBytes = Infinity,
+  ) {}
 
   private check(): void {
     if (this.error) throw this.error;
   }
 
-  async run(task: () => Promise<void>): Promise<void> {
+  /** Starts `task` (which holds `bytes`) once there is room; throws an earlier task's failure. */
+  async run(task: () => Promise<void>, bytes = 0): Promise<void> {
     this.check();
-    while (this.running.size >= this.size) await Promise.race(this.running);
+    const full = () =>
+      this.running.size >= this.size ||
+      (this.running.size > 0 && this.bytes + bytes > this.maxBytes);
+    while (full()) await Promise.race(this.running.keys());
     this.check();
+    this.bytes += bytes;
     const p: Promise<void> = task()
       .catch((err: unknown) => {
         this.error ??= err instanceof Error ? err : new Error(String(err));
       })
-      .finally(() => this.running.delete(p));
-    this.running.add(p);
+      .finally(() => {
+        this.running.delete(p);
+        this.bytes -= bytes;
+      });
+    this.running.set(p, bytes);
   }
 
   async drain(): Promise<void> {
-    await Promise.all(this.running);
+    await Promise.all(this.running.keys());
     this.check();
   }
 }
