@@ -28,8 +28,6 @@ const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** Compressed pieces kept between versions; the pieces of the versions being zipped stay too. */
 const PIECE_CACHE_BYTES = 128 * 1024 * 1024;
 const ASYNC_DEFLATE_FROM = 64 * 1024;
-/** Bytes of finished zips handed to `visit` and not stored yet. */
-const VISIT_BYTES = 64 * 1024 * 1024;
 const deflateRaw = promisify(zlib.deflateRaw);
 
 /**
@@ -65,8 +63,7 @@ export async function buildZips(
   if (outside) return { ...result, fallback: jobs.map((job) => ({ job, reason: outside })) };
 
   const reader = opts.reader ?? new ObjectReader(gitDir, opts);
-  // Zips waiting for `visit` (storage) are held in memory: bounded by count and by bytes.
-  const visits = new Pool(opts.concurrency ?? 8, VISIT_BYTES);
+  const visits = new Pool(opts.concurrency ?? 8);
   try {
     const commits = await readCommits(reader, [...new Set(jobs.map((j) => j.commit))]);
     const roots = await Promise.all(
@@ -132,7 +129,7 @@ export async function buildZips(
           continue;
         }
         const zip = writeZip(entries, l.time, l.job.commit);
-        await visits.run(() => visit(l.job, zip), zip.length);
+        await visits.run(() => visit(l.job, zip));
       }
       const held = [...pinned.values()].reduce((n, p) => n + (p?.data.length ?? 0), 0);
       window = held > 64 * 1024 * 1024 ? Math.max(1, window >> 1) : Math.min(512, window * 2);

@@ -72,46 +72,30 @@ export class PieceCache {
   }
 }
 
-/**
- * Runs at most `size` tasks at once, holding at most `maxBytes` between them; the first failure
- * is thrown by `run` or `drain`.
- */
+/** Runs at most `size` tasks at once; the first failure is thrown by `run` or `drain`. */
 export class Pool {
-  private readonly running = new Map<Promise<void>, number>();
-  private bytes = 0;
+  private readonly running = new Set<Promise<void>>();
   private error: Error | null = null;
-  constructor(
-    private readonly size: number,
-    /** Bytes the running tasks may hold together (one task alone may hold more). */
-    private readonly maxBytes = Infinity,
-  ) {}
+  constructor(private readonly size: number) {}
 
   private check(): void {
     if (this.error) throw this.error;
   }
 
-  /** Starts `task` (which holds `bytes`) once there is room; throws an earlier task's failure. */
-  async run(task: () => Promise<void>, bytes = 0): Promise<void> {
+  async run(task: () => Promise<void>): Promise<void> {
     this.check();
-    const full = () =>
-      this.running.size >= this.size ||
-      (this.running.size > 0 && this.bytes + bytes > this.maxBytes);
-    while (full()) await Promise.race(this.running.keys());
+    while (this.running.size >= this.size) await Promise.race(this.running);
     this.check();
-    this.bytes += bytes;
     const p: Promise<void> = task()
       .catch((err: unknown) => {
         this.error ??= err instanceof Error ? err : new Error(String(err));
       })
-      .finally(() => {
-        this.running.delete(p);
-        this.bytes -= bytes;
-      });
-    this.running.set(p, bytes);
+      .finally(() => this.running.delete(p));
+    this.running.add(p);
   }
 
   async drain(): Promise<void> {
-    await Promise.all(this.running.keys());
+    await Promise.all(this.running);
     this.check();
   }
 }
