@@ -200,14 +200,7 @@ export class SyncService {
       readme,
     };
     const children = monorepo
-      ? await planChildren(
-          this.deps,
-          pkg,
-          dir,
-          refs,
-          JSON.parse(monorepo.paths) as string[],
-          reader,
-        )
+      ? await planChildren(this.deps, pkg, dir, refs, JSON.parse(monorepo.paths) as string[])
       : { targets: [], skipped: [] };
 
     if (monorepo) {

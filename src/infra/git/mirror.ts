@@ -77,12 +77,6 @@ async function cloneMirror(talk: Remote, target: string): Promise<void> {
     await remote(talk, ['clone', '--mirror', '--quiet', '--', url, staging]);
     try {
       await fs.rename(staging, target);
-      // The commits of every ref, indexed once: each later fetch checks all refs' commits
-      // (which it already has) faster. Written in the background; the sync does not need it.
-      runGit(['commit-graph', 'write', '--reachable'], {
-        gitDir: target,
-        timeoutMs: talk.deadline.remaining(),
-      }).catch(() => {});
     } catch (err) {
       // Another sync created it meanwhile: bring that one up to date instead.
       if (await isBareRepository(target)) {
