@@ -2,13 +2,7 @@ import path from 'node:path';
 import type { Ctx, Deps } from '../../context.js';
 import { transact } from '../../unit-of-work.js';
 import { nowIso } from '../../context.js';
-import {
-  ObjectReader,
-  findReadme,
-  isBareRepository,
-  listRefs,
-  mirrorRepository,
-} from '../../infra/git/index.js';
+import { ObjectReader, findReadme, listRefs, mirrorRepository } from '../../infra/git/index.js';
 import { assertRepositoryAllowed } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { listVersions } from '../packages/store.js';
@@ -72,24 +66,22 @@ export class SyncService {
     const dir = this.mirrorDir(pkg);
     const pin = await assertRepositoryAllowed(pkg.repository_url, this.deps.config);
     const credentials = await this.credentials.resolve(pkg.tenant_id, pkg.repository_url);
-    // One `git cat-file` process reads every object the sync needs. On an existing mirror it
-    // starts while the fetch runs (it finds what the fetch brings); a first clone comes first.
-    let reader = (await isBareRepository(dir)) ? new ObjectReader(dir, { timeoutMs }) : null;
+    const fetched = await mirrorRepository(pkg.repository_url, dir, {
+      timeoutMs,
+      credentials,
+      pin,
+    });
+    // The update knows the refs when it fetched exactly the moved ones; else git lists them.
+    const refs = fetched ?? (await listRefs(dir, { timeoutMs }));
+    // One `git cat-file` process reads every object the sync needs.
+    const reader = new ObjectReader(dir, { timeoutMs });
     try {
-      const fetched = await mirrorRepository(pkg.repository_url, dir, {
-        timeoutMs,
-        credentials,
-        pin,
-      });
-      // The update knows the refs when it fetched exactly the moved ones; else git lists them.
-      const refs = fetched ?? (await listRefs(dir, { timeoutMs }));
-      reader ??= new ObjectReader(dir, { timeoutMs });
       const analysis = await analyzeRefs(dir, pkg.name, refs, { timeoutMs, known, reader });
       const defaultCommit =
         refs.branches.find((b) => b.name === refs.defaultBranch)?.commit ?? null;
       return { dir, refs, analysis, defaultCommit, reader };
     } catch (err) {
-      await reader?.close();
+      await reader.close();
       throw err;
     }
   }
@@ -225,16 +217,12 @@ export class SyncService {
       const trx = tx.db;
       tx.accessChanged();
       tx.afterCommit(() => raiseUsageNotifications(this.deps, pkg.tenant_id, ['storage_bytes']));
-      let changed = false;
       for (const t of targets) {
         // A task that lost its lease mid-write rolls back: the new owner writes the versions.
         signal?.throwIfAborted();
-        const written = await writeTarget(trx, t, pkg, built, now);
-        results.set(t, written.result);
-        changed ||= written.changed;
+        results.set(t, await writeTarget(trx, t, pkg, built, now));
       }
-      // The counter follows the versions: a sync that wrote none leaves it as it is.
-      if (changed) await recountStorage(trx, pkg.tenant_id);
+      await recountStorage(trx, pkg.tenant_id);
       signal?.throwIfAborted();
     });
     if (this.fullySynced.size > 100_000) this.fullySynced.clear();

@@ -80,7 +80,7 @@ describe('sync from real git repositories', () => {
   it('picks up new tags, drops deleted ones and answers a second sync request with the same task', async () => {
     const r = repo('acme/moving');
     r.release('1.0.0').release('1.1.0');
-    await addSettled(t, 'acme/moving', r.url);
+    await addSyncedPackage(t, 'acme/moving', r.url);
     r.git('tag', '-d', '1.0.0');
     r.release('1.2.0');
     const first = await t.app.inject({

@@ -13,26 +13,13 @@ import type { ChildResult, Target } from './types.js';
 /** Rows per INSERT: 17 columns each stays far below SQLite's and PostgreSQL's bound variables. */
 const INSERT_BATCH = 200;
 
-/** Normalized versions known stable or not (a package's old tags are asked at every sync). */
-const stableVersions = new Map<string, boolean>();
-
-function isStable(normalized: string): boolean {
-  let stable = stableVersions.get(normalized);
-  if (stable === undefined) {
-    stable = parseStability(normalized) === 'stable';
-    if (stableVersions.size >= 200_000) stableVersions.clear();
-    stableVersions.set(normalized, stable);
-  }
-  return stable;
-}
-
 /** The greatest tag, stable ones first (one pass: a package may have thousands). */
 function latestTag(candidates: Candidate[]): Candidate | undefined {
   let best: Candidate | undefined;
   let bestStable = false;
   for (const c of candidates) {
     if (c.isDev) continue;
-    const stable = isStable(c.normalized);
+    const stable = parseStability(c.normalized) === 'stable';
     if (bestStable && !stable) continue;
     if (!best || (stable && !bestStable) || compareVersions(c.normalized, best.normalized) > 0) {
       best = c;
@@ -46,11 +33,8 @@ export function latestVersion(candidates: Candidate[]): string | null {
   return latestTag(candidates)?.version ?? null;
 }
 
-export function describe(
-  candidates: Candidate[],
-  latest: Candidate | undefined = latestTag(candidates),
-): string | null {
-  const source = candidates.find((c) => c.defaultBranch) ?? latest;
+export function describe(candidates: Candidate[]): string | null {
+  const source = candidates.find((c) => c.defaultBranch) ?? latestTag(candidates);
   const description = source?.composer.description;
   return typeof description === 'string' ? description : null;
 }
@@ -230,7 +214,7 @@ export async function writeTarget(
   parent: PackageRow,
   built: Map<string, BuiltArchive>,
   now: string,
-): Promise<{ result: ChildResult; changed: boolean }> {
+): Promise<ChildResult> {
   const isRoot = t.pkg.id === parent.id;
   if (t.isNew) {
     await trx.insertInto('packages').values(t.pkg).execute();
@@ -252,12 +236,11 @@ export async function writeTarget(
       .execute();
   }
   const { added, removed, changed } = await writeVersions(trx, t, built, now);
-  const latest = latestTag(t.candidates);
   await trx
     .updateTable('packages')
     .set({
-      description: describe(t.candidates, latest),
-      latest_version: latest?.version ?? null,
+      description: describe(t.candidates),
+      latest_version: latestVersion(t.candidates),
       default_branch: t.candidates.find((c) => c.defaultBranch)?.ref ?? null,
       readme: t.readme,
       synced_at: now,
@@ -274,12 +257,11 @@ export async function writeTarget(
     .where('id', '=', t.pkg.id)
     .execute();
   if (changed || t.isNew) await rebuildPackageMetadata(trx, t.pkg.tenant_id, t.pkg.id);
-  const result = {
+  return {
     name: t.pkg.name,
     path: t.path,
     versions: t.candidates.length,
     versions_added: added,
     versions_removed: removed,
   };
-  return { result, changed: changed || t.isNew };
 }

@@ -4,13 +4,7 @@ import { GitError, type GitErrorKind } from './errors.js';
 import { Deadline, runGit, type RunResult } from './exec.js';
 import { remoteConfigEnv, type GitCredentials, type PinnedHost } from './credentials.js';
 import { readHead, type RepositoryRefs } from './refs.js';
-import {
-  parseListing,
-  readLooseRefs,
-  readRefFiles,
-  refsOfListing,
-  type RemoteListing,
-} from './ref-files.js';
+import { parseListing, readRefFiles, refsOfListing, type RemoteListing } from './ref-files.js';
 
 export interface MirrorOptions {
   /** Budget for the whole operation (all git invocations together). Default 120 s. */
@@ -179,16 +173,6 @@ async function fetchMoved(
     });
   }
   if (moved.length === 0 && gone.length === 0) return refsOfListing(listing);
-  // The fetch writes each ref it moved as a loose file: reading those is enough to know the
-  // mirror now holds the listing, unless refs went away or were packed meanwhile.
-  const loose =
-    gone.length === 0 &&
-    (await readLooseRefs(
-      gitDir,
-      moved.map(([name]) => name),
-    ));
-  if (loose)
-    return moved.every(([name, oid]) => loose.get(name) === oid) ? refsOfListing(listing) : null;
   const after = await readRefFiles(gitDir);
   const exact =
     after !== null &&
