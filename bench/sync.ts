@@ -30,11 +30,9 @@ export interface SyncRun {
 
 /**
  * (c) A repository with `s.tags` tags: Packyard's full sync (adding the package, on a fresh server
- * and DATA_DIR each round, timed until its sync task is done) and Composer's own VCS driver
- * reading the same repository (`composer show --all`, cold cache), in alternating rounds
- * (BENCH_SYNC_ROUNDS, at least 3), each also in CPU seconds (the process and the git processes it
- * ran); then one new tag at a time, from the push to the p2 document listing it
- * (bench/sync-webhook.ts).
+ * and DATA_DIR each round, timed until its sync is ok) and Composer's own VCS driver reading the
+ * same repository (`composer show --all`, cold cache), in alternating rounds; then one new tag at
+ * a time, from the push to the p2 document listing it (bench/sync-webhook.ts).
  */
 export async function benchSync(
   s: Settings,
