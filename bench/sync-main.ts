@@ -1,7 +1,6 @@
 /**
  * Section (c) of `npm run bench` alone: `node --import tsx bench/sync-main.ts`
- * (BENCH_SYNC_ROUNDS full-sync rounds, 3 by default; BENCH_CPU_PROF=1 to profile the servers of
- * the first full sync and of the one-new-tag rounds on the large repository).
+ * (BENCH_ROUNDS, BENCH_CPU_PROF=1 to profile the first full sync's server).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

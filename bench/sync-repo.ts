@@ -52,7 +52,7 @@ export function appendRelease(dir: string, packageName: string, tag: string, hou
 export async function composerVcsRead(
   repoUrl: string,
   packageName: string,
-): Promise<{ seconds: number; cpuSeconds: number; versions: number }> {
+): Promise<{ seconds: number; versions: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-bench-vcs-'));
   try {
     fs.writeFileSync(
@@ -65,17 +65,9 @@ export async function composerVcsRead(
     );
     const started = performance.now();
     const output = await new Promise<string>((resolve, reject) => {
-      // /usr/bin/time adds the CPU time of Composer and of every git process it waited for.
       const child = spawn(
-        '/usr/bin/time',
-        [
-          '-f',
-          'cpu %U %S',
-          '-o',
-          path.join(dir, 'time.txt'),
-          'composer',
-          ...['show', '--all', '--format=json', '--no-interaction', '--no-ansi', packageName],
-        ],
+        'composer',
+        ['show', '--all', '--format=json', '--no-interaction', '--no-ansi', packageName],
         {
           cwd: dir,
           env: {
@@ -100,30 +92,8 @@ export async function composerVcsRead(
     });
     const seconds = (performance.now() - started) / 1000;
     const shown = JSON.parse(output) as { versions?: string[] };
-    const [, user = '0', sys = '0'] =
-      /cpu ([\d.]+) ([\d.]+)/.exec(fs.readFileSync(path.join(dir, 'time.txt'), 'utf8')) ?? [];
-    return {
-      seconds,
-      cpuSeconds: Number(user) + Number(sys),
-      versions: shown.versions?.length ?? 0,
-    };
+    return { seconds, versions: shown.versions?.length ?? 0 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * CPU seconds a process has used, its own and its waited-for children's (git, for a sync), from
- * /proc/<pid>/stat; null where there is no /proc.
- */
-export function processCpuSeconds(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): utime is the 12th of them.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i] ?? 0), 0);
-    return ticks / 100;
-  } catch {
-    return null;
   }
 }

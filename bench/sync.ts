@@ -4,7 +4,7 @@ import { createTaggedRepo } from './git-tags.js';
 import { AdminApi, startPackyard } from './packyard.js';
 import { fmt, item } from './report.js';
 import type { Settings } from './settings.js';
-import { composerVcsRead, processCpuSeconds } from './sync-repo.js';
+import { composerVcsRead } from './sync-repo.js';
 import { benchPush, spread, spreadLine, waitTask } from './sync-webhook.js';
 import type { PushRun, Spread } from './sync-webhook.js';
 
@@ -21,9 +21,6 @@ export interface SyncRun {
   composer: Spread;
   /** Composer's median over Packyard's median. */
   speedup: number;
-  /** CPU seconds used (process and waited-for children: git) per round, by each side. */
-  packyardCpu: number[];
-  composerCpu: number[];
   /** One new tag announced by webhook (and by the API) on the large and on a 2-tag repository. */
   push: PushRun[];
 }
@@ -44,11 +41,9 @@ export async function benchSync(
 ): Promise<SyncRun> {
   const name = 'bench/many-tags';
   const repo = createTaggedRepo(name, s.tags);
-  const rounds = Math.max(3, Number(process.env.BENCH_SYNC_ROUNDS) || s.rounds);
+  const rounds = Math.max(3, s.rounds);
   const ours: number[] = [];
   const theirs: number[] = [];
-  const ourCpu: number[] = [];
-  const theirCpu: number[] = [];
   let versions = 0;
   let fromTags = 0;
   let profileSkipMs = 0;
@@ -64,7 +59,6 @@ export async function benchSync(
       try {
         const api = new AdminApi(server.url, adminToken);
         const started = performance.now();
-        const cpuBefore = processCpuSeconds(server.pid) ?? 0;
         if (round === 1) profileSkipMs = started - server.startedAt;
         const added = await api.request<{ sync_task: { id: string } }>('POST', '/api/v1/packages', {
           name,
@@ -73,7 +67,6 @@ export async function benchSync(
         });
         const task = await waitTask(api, added.sync_task.id, 20);
         const ms = performance.now() - started;
-        ourCpu.push((processCpuSeconds(server.pid) ?? 0) - cpuBefore);
         if (task.status !== 'done') {
           throw new Error(`Sync of ${name} ended ${task.status}: ${task.error ?? ''}`);
         }
@@ -84,8 +77,7 @@ export async function benchSync(
         ours.push(ms);
         item(
           `round ${round}: POST /api/v1/packages -> ok`,
-          `${fmt.ms(ms)} (CPU ${fmt.s(ourCpu[ourCpu.length - 1] ?? 0)}), ` +
-            `${fmt.int(versions)} versions created ` +
+          `${fmt.ms(ms)}, ${fmt.int(versions)} versions created ` +
             `(${fmt.int(fromTags)} from tags, ${fmt.int(versions - fromTags)} from branches)`,
         );
       } finally {
@@ -94,11 +86,9 @@ export async function benchSync(
       }
       const vcs = await composerVcsRead(repo.url, name);
       theirs.push(vcs.seconds * 1000);
-      theirCpu.push(vcs.cpuSeconds);
       item(
         `round ${round}: composer show --all (vcs driver)`,
-        `${fmt.ms(vcs.seconds * 1000)} (CPU ${fmt.s(vcs.cpuSeconds)}), ` +
-          `${fmt.int(vcs.versions)} versions listed`,
+        `${fmt.ms(vcs.seconds * 1000)}, ${fmt.int(vcs.versions)} versions listed`,
       );
     }
   } finally {
@@ -110,13 +100,6 @@ export async function benchSync(
   item('Packyard full sync', spreadLine(packyard));
   item("Composer's VCS driver, same repository", spreadLine(composer));
   item('Composer / Packyard (medians)', `${fmt.ratio(speedup)}x`);
-  const pairs = ours.map((ms, i) => (theirs[i] ?? 0) / ms);
-  item('the same, round by round', pairs.map((r) => `${fmt.ratio(r)}x`).join(', '));
-  const cpu = spread(theirCpu).median / spread(ourCpu).median;
-  item(
-    'CPU seconds, medians (Composer / Packyard)',
-    `${fmt.s(spread(theirCpu).median)} / ${fmt.s(spread(ourCpu).median)} = ${fmt.ratio(cpu)}x`,
-  );
   const push = await benchPush(work, adminToken, [s.tags, 2], 9, (tags) =>
     tags === s.tags ? pushProfileDir : null,
   );
@@ -130,8 +113,6 @@ export async function benchSync(
     packyard,
     composer,
     speedup,
-    packyardCpu: ourCpu,
-    composerCpu: theirCpu,
     push,
   };
 }
