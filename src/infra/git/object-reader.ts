@@ -35,8 +35,7 @@ export class ObjectReader {
   private body: { obj: Omit<GitObject, 'content'>; buf: Buffer; filled: number } | null = null;
   /** Bytes still to drop of a body too large to keep (and its newline). */
   private skip = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly timeoutMs: number;
+  private readonly timer: NodeJS.Timeout;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = () =>
     this.fail(new GitError('git cat-file was stopped', { kind: 'aborted' }));
@@ -48,7 +47,14 @@ export class ObjectReader {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timer = setTimeout(
+      () =>
+        this.fail(
+          new GitError(`git cat-file timed out after ${timeoutMs} ms`, { kind: 'timeout' }),
+        ),
+      timeoutMs,
+    );
     this.signal = opts.signal ?? currentSignal();
     if (this.signal?.aborted) queueMicrotask(this.onAbort);
     this.signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -87,7 +93,6 @@ export class ObjectReader {
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, maxBytes });
-      if (this.waiting.length === 1) this.arm();
       // Requests made in the same tick go out in one write.
       if (this.queued === '') setImmediate(() => this.flush());
       this.queued += `${name}\n`;
@@ -107,32 +112,7 @@ export class ObjectReader {
     this.queued = '';
   }
 
-  /**
-   * The timeout counts from the last sign of progress while reads are pending: a reader kept
-   * open through a long sync is never cut off while it keeps answering.
-   */
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer =
-      this.waiting.length === 0
-        ? null
-        : setTimeout(
-            () =>
-              this.fail(
-                new GitError(`git cat-file made no progress for ${this.timeoutMs} ms`, {
-                  kind: 'timeout',
-                }),
-              ),
-            this.timeoutMs,
-          );
-  }
-
   private take(chunk: Buffer): void {
-    this.consume(chunk);
-    if (!this.failure) this.arm();
-  }
-
-  private consume(chunk: Buffer): void {
     let at = 0;
     while (at < chunk.length && !this.failure) {
       if (this.skip > 0) {
@@ -198,8 +178,7 @@ export class ObjectReader {
   }
 
   private finish(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
   }
 }
