@@ -78,23 +78,20 @@ export interface PushRun {
 }
 
 const SECRET = 'bench-webhook-secret';
-/** Between two polls of the p2 document: bounds the error of each figure, loads the server little. */
-const POLL_MS = 4;
 
-/** One server with one package of `tags` tags, synced, and a customer's token for its p2. */
-interface Subject {
-  tags: number;
-  name: string;
-  repo: ReturnType<typeof createTaggedRepo>;
-  server: Awaited<ReturnType<typeof startPackyard>>;
-  dataDir: string;
-  api: AdminApi;
-  lists: (tag: string) => Promise<boolean>;
-  run: PushRun & { webhookMs: number[]; manualMs: number[] };
-}
-
-async function subject(work: string, adminToken: string, tags: number, cpuProfDir: string | null) {
-  const name = `bench/push-${tags}`;
+/**
+ * A package with `tags` tags, synced; then, round after round, one more release is pushed to its
+ * repository and announced, alternately by a signed GitHub push delivery and by the admin API's
+ * sync, and timed until `GET /p2/<name>.json` (a customer's token, polled every 2 ms) lists it.
+ */
+export async function benchPush(
+  work: string,
+  adminToken: string,
+  tags: number,
+  rounds: number,
+  cpuProfDir: string | null = null,
+): Promise<PushRun> {
+  const name = tags > 10 ? 'bench/many-tags' : 'bench/few-tags';
   const repo = createTaggedRepo(name, tags);
   const dataDir = path.join(work, `push-${tags}`);
   const server = await startPackyard({
@@ -103,97 +100,62 @@ async function subject(work: string, adminToken: string, tags: number, cpuProfDi
     env: { GITHUB_WEBHOOK_SECRET: SECRET },
     cpuProfDir,
   });
-  const api = new AdminApi(server.url, adminToken);
-  await api.addPackage(name, repo.url);
-  const first = await waitSynced(api, name, 10);
-  if (first.sync_status !== 'ok') throw new Error(`first sync: ${first.sync_error ?? ''}`);
-  const p2 = `${server.url}/p2/${name}.json`;
-  const authorization = basicAuth(await api.customerWithToken([name], '*'));
-  // Polled as Composer revalidates: If-Modified-Since, so an unchanged document is a 304.
-  let since: string | null = null;
-  const lists = async (tag: string) => {
-    const res = await fetch(p2, {
-      headers: {
-        authorization,
-        'accept-encoding': 'gzip',
-        ...(since ? { 'if-modified-since': since } : {}),
-      },
-    });
-    const text = await res.text();
-    if (res.status === 304) return false;
-    if (res.status !== 200) throw new Error(`GET ${p2} -> ${res.status} ${text}`);
-    since = res.headers.get('last-modified');
-    return text.includes(`"version":"${tag}"`);
-  };
-  await lists('none');
-  const run = { tags, profileSkipMs: 0, webhook: spread([]), manual: spread([]) };
-  return {
-    tags,
-    name,
-    repo,
-    server,
-    dataDir,
-    api,
-    lists,
-    run: { ...run, webhookMs: [], manualMs: [] },
-  };
-}
-
-/**
- * For each of `sizes`, a server with a package of that many tags, synced; then, round after
- * round and server after server (in alternating order, so the machine's drift favours none),
- * one more release is pushed to the repository and announced, alternately by a signed GitHub
- * push delivery and by the admin API's sync, and timed until `GET /p2/<name>.json` (a customer's
- * token, polled every 4 ms with If-Modified-Since, as Composer revalidates) lists it. The first
- * round of each kind is a warm-up.
- */
-export async function benchPush(
-  work: string,
-  adminToken: string,
-  sizes: number[],
-  rounds: number,
-  profileDirOf: (tags: number) => string | null = () => null,
-): Promise<PushRun[]> {
-  const subjects: Subject[] = [];
+  let profileSkipMs = 0;
+  const webhook: number[] = [];
+  const manual: number[] = [];
   try {
-    for (const tags of sizes)
-      subjects.push(await subject(work, adminToken, tags, profileDirOf(tags)));
+    const api = new AdminApi(server.url, adminToken);
+    await api.addPackage(name, repo.url);
+    const first = await waitSynced(api, name, 10);
+    if (first.sync_status !== 'ok') throw new Error(`first sync: ${first.sync_error ?? ''}`);
+    const token = await api.customerWithToken([name], '*');
+    const p2 = `${server.url}/p2/${name}.json`;
+    const headers = { authorization: basicAuth(token) };
+    // Polled as Composer revalidates: If-Modified-Since, so an unchanged document is a 304.
+    let since: string | null = null;
+    const lists = async (tag: string) => {
+      const res = await fetch(p2, {
+        headers: {
+          ...headers,
+          'accept-encoding': 'gzip',
+          ...(since ? { 'if-modified-since': since } : {}),
+        },
+      });
+      const text = await res.text();
+      if (res.status === 304) return false;
+      if (res.status !== 200) throw new Error(`GET ${p2} -> ${res.status} ${text}`);
+      since = res.headers.get('last-modified');
+      return text.includes(`"version":"${tag}"`);
+    };
+    await lists('none');
+    // Warm-up: one of each, not counted (first requests of a new process are slower).
     for (let round = 0; round < rounds * 2 + 2; round++) {
-      const order = round % 4 < 2 ? subjects : [...subjects].reverse();
-      for (const s of order) {
-        const tag = `v2.${Math.floor(round / 10)}.${round % 10}`;
-        const commit = appendRelease(s.repo.dir, s.name, tag, s.tags + round);
-        const viaWebhook = round % 2 === 0;
-        const started = performance.now();
-        if (viaWebhook) await deliverPush(s.server.url, s.repo.url, tag, commit);
-        else await s.api.request('POST', `/api/v1/packages/${s.name}/sync`);
-        while (!(await s.lists(tag))) await sleep(POLL_MS);
-        const ms = performance.now() - started;
-        // The sync has published; let it finish (its task row) before the next round.
-        const after = await waitSynced(s.api, s.name);
-        if (after.sync_status !== 'ok') throw new Error(`sync: ${after.sync_error ?? ''}`);
-        if (round < 2) s.run.profileSkipMs = performance.now() - s.server.startedAt;
-        else (viaWebhook ? s.run.webhookMs : s.run.manualMs).push(ms);
+      const tag = `v2.${Math.floor(round / 10)}.${round % 10}`;
+      const commit = appendRelease(repo.dir, name, tag, tags + round);
+      const viaWebhook = round % 2 === 0;
+      const started = performance.now();
+      if (viaWebhook) await deliverPush(server.url, repo.url, tag, commit);
+      else await api.request('POST', `/api/v1/packages/${name}/sync`);
+      while (!(await lists(tag))) await sleep(2);
+      const ms = performance.now() - started;
+      // The sync has published; let it finish (its task row) before the next round.
+      const after = await waitSynced(api, name);
+      if (after.sync_status !== 'ok') throw new Error(`sync: ${after.sync_error ?? ''}`);
+      if (round < 2) {
+        profileSkipMs = performance.now() - server.startedAt;
+        continue;
       }
+      (viaWebhook ? webhook : manual).push(ms);
     }
   } finally {
-    for (const s of subjects) {
-      await s.server.stop();
-      fs.rmSync(s.dataDir, { recursive: true, force: true });
-      s.repo.remove();
-    }
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    repo.remove();
   }
-  return subjects.map(({ tags, run }) => {
-    const done = {
-      tags,
-      profileSkipMs: run.profileSkipMs,
-      webhook: spread(run.webhookMs),
-      manual: spread(run.manualMs),
-    };
-    item(`${fmt.int(tags)} tags: signed push -> p2 lists it`, spreadLine(done.webhook));
-    item(`${fmt.int(tags)} tags: POST .../sync -> p2 lists it`, spreadLine(done.manual));
-    return done;
-  });
+  const run = { tags, profileSkipMs, webhook: spread(webhook), manual: spread(manual) };
+  item(`${fmt.int(tags)} tags: signed push -> p2 lists it`, spreadLine(run.webhook));
+  item(`${fmt.int(tags)} tags: POST .../sync -> p2 lists it`, spreadLine(run.manual));
+  return run;
 }
 
 /** A GitHub `push` of a new tag, signed with X-Hub-Signature-256 as GitHub sends it. */

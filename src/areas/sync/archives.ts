@@ -34,7 +34,7 @@ const BATCH = 200;
 /** Subfolder zips built by git at the same time. */
 const SUBDIR_CONCURRENCY = 8;
 /** Archives written to storage at the same time. */
-const STORE_CONCURRENCY = 16;
+const STORE_CONCURRENCY = 8;
 
 /** Storage key of the zip of one commit (and subfolder) of a package, made by `format`. */
 export function archiveKey(

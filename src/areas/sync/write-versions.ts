@@ -13,28 +13,18 @@ import type { ChildResult, Target } from './types.js';
 /** Rows per INSERT: 17 columns each stays far below SQLite's and PostgreSQL's bound variables. */
 const INSERT_BATCH = 200;
 
-/** The greatest tag, stable ones first (one pass: a package may have thousands). */
-function latestTag(candidates: Candidate[]): Candidate | undefined {
-  let best: Candidate | undefined;
-  let bestStable = false;
-  for (const c of candidates) {
-    if (c.isDev) continue;
-    const stable = parseStability(c.normalized) === 'stable';
-    if (bestStable && !stable) continue;
-    if (!best || (stable && !bestStable) || compareVersions(c.normalized, best.normalized) > 0) {
-      best = c;
-      bestStable = stable;
-    }
-  }
-  return best;
-}
-
 export function latestVersion(candidates: Candidate[]): string | null {
-  return latestTag(candidates)?.version ?? null;
+  const tags = candidates.filter((c) => !c.isDev);
+  const stable = tags.filter((c) => parseStability(c.normalized) === 'stable');
+  const pool = stable.length > 0 ? stable : tags;
+  const best = pool.sort((a, b) => compareVersions(b.normalized, a.normalized))[0];
+  return best?.version ?? null;
 }
 
 export function describe(candidates: Candidate[]): string | null {
-  const source = candidates.find((c) => c.defaultBranch) ?? latestTag(candidates);
+  const source =
+    candidates.find((c) => c.defaultBranch) ??
+    candidates.find((c) => c.version === latestVersion(candidates));
   const description = source?.composer.description;
   return typeof description === 'string' ? description : null;
 }

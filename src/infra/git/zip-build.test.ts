@@ -173,21 +173,6 @@ describe('buildZips', () => {
     }
   });
 
-  it('leaves every zip to git when the mirror has attributes of its own', async () => {
-    const info = path.join(repo.dir, '.git', 'info', 'attributes');
-    fs.mkdirSync(path.dirname(info), { recursive: true });
-    fs.writeFileSync(info, '*.php export-ignore\n');
-    try {
-      const { zips, fallback } = await ours([{ commit: commits[0]! }]);
-      expect(zips.size).toBe(0);
-      expect(fallback).toEqual([
-        { job: { commit: commits[0] }, reason: 'the mirror has info/attributes' },
-      ]);
-    } finally {
-      fs.rmSync(info);
-    }
-  });
-
   it('fails like git archive on an unknown commit or folder', async () => {
     await expect(ours([{ commit: '0'.repeat(40) }])).rejects.toThrow(/not found/);
     await expect(ours([{ commit: commits[0]!, subdir: 'nope' }])).rejects.toThrow(/not found/);

@@ -1,15 +1,16 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { normalizeSubdir } from './archive.js';
 import { GitError } from './errors.js';
-import { assertRevision } from './exec.js';
-import { environmentAttributes } from './zip-environment.js';
+import { assertRevision, runGit } from './exec.js';
 import { ObjectReader } from './object-reader.js';
 import { TreeSource, Unsupported } from './zip-tree.js';
 import type { BlobDraft } from './zip-tree.js';
 import { DEFLATE_LEVEL, ZIP_LIMITS, makePiece, writeZip } from './zip-writer.js';
 import type { ZipEntry, ZipPiece } from './zip-writer.js';
-import { PieceCache, Pool } from './zip-pieces.js';
 
 export interface ZipJob {
   commit: string;
@@ -25,8 +26,12 @@ export interface ZipBuildResult {
 }
 
 const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** A blob above this is left to git archive (which streams it) with its whole zip. */
+const MAX_BLOB = 32 * 1024 * 1024;
 /** Compressed pieces kept between versions; the pieces of the versions being zipped stay too. */
 const PIECE_CACHE_BYTES = 128 * 1024 * 1024;
+/** Blobs read and compressed at the same time (large ones on libuv's thread pool). */
+const READ_AHEAD = 8;
 const ASYNC_DEFLATE_FROM = 64 * 1024;
 const deflateRaw = promisify(zlib.deflateRaw);
 
@@ -106,7 +111,7 @@ export async function buildZips(
       const wanted = new Map<string, BlobDraft>();
       for (const l of listed)
         for (const d of l?.drafts ?? []) if (d.kind !== 'dir') wanted.set(pieceKey(d), d);
-      const pinned = await pieces.fill(wanted, (d, max) => readPiece(reader, d, max), result);
+      const pinned = await pieces.fill(wanted, (d) => readPiece(reader, d), result);
       for (const l of listed) {
         if (!l) continue;
         const entries: ZipEntry[] = [];
@@ -144,19 +149,90 @@ export async function buildZips(
 
 const pieceKey = (d: BlobDraft) => `${d.oid}${d.kind === 'symlink' ? ':l' : ''}`;
 
-/** The blob's piece, or its size when it is over `maxBytes` (its bytes were not kept). */
-async function readPiece(
-  reader: ObjectReader,
-  d: BlobDraft,
-  maxBytes: number,
-): Promise<ZipPiece | number> {
-  const blob = await reader.read(d.oid, maxBytes);
+async function readPiece(reader: ObjectReader, d: BlobDraft): Promise<ZipPiece | null> {
+  const blob = await reader.read(d.oid, MAX_BLOB);
   if (blob?.type !== 'blob') throw new GitError(`Blob ${d.oid} not found`, { kind: 'not-found' });
-  if (!blob.content) return blob.size;
+  if (!blob.content) return null;
   const symlink = d.kind === 'symlink';
   if (symlink || blob.content.length < ASYNC_DEFLATE_FROM) return makePiece(blob.content, symlink);
   const deflated = await deflateRaw(blob.content, { level: DEFLATE_LEVEL });
   return makePiece(blob.content, false, deflated);
+}
+
+/** Compressed blobs by object id, least recently used dropped first past the byte budget. */
+class PieceCache {
+  private readonly map = new Map<string, ZipPiece | null>();
+  private bytes = 0;
+  constructor(private readonly budget: number) {}
+
+  /** The pieces of `wanted`, read (READ_AHEAD at a time) where not cached; null: too large. */
+  async fill<D>(
+    wanted: Map<string, D>,
+    make: (d: D) => Promise<ZipPiece | null>,
+    stats: ZipBuildResult,
+  ): Promise<Map<string, ZipPiece | null>> {
+    const out = new Map<string, ZipPiece | null>();
+    const missing: [string, D][] = [];
+    for (const [key, d] of wanted) {
+      const hit = this.map.get(key);
+      if (hit === undefined) {
+        missing.push([key, d]);
+        continue;
+      }
+      this.map.delete(key);
+      this.map.set(key, hit);
+      out.set(key, hit);
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < missing.length) {
+        const [key, d] = missing[next++]!;
+        const piece = await make(d);
+        stats.blobs++;
+        out.set(key, piece);
+        this.map.set(key, piece);
+        this.bytes += piece?.data.length ?? 0;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_AHEAD, missing.length) }, worker));
+    return out;
+  }
+
+  trim(): void {
+    for (const [key, piece] of this.map) {
+      if (this.bytes <= this.budget) return;
+      this.map.delete(key);
+      this.bytes -= piece?.data.length ?? 0;
+    }
+  }
+}
+
+/** Runs at most `size` tasks at once; the first failure is thrown by `run` or `drain`. */
+class Pool {
+  private readonly running = new Set<Promise<void>>();
+  private error: Error | null = null;
+  constructor(private readonly size: number) {}
+
+  private check(): void {
+    if (this.error) throw this.error;
+  }
+
+  async run(task: () => Promise<void>): Promise<void> {
+    this.check();
+    while (this.running.size >= this.size) await Promise.race(this.running);
+    this.check();
+    const p: Promise<void> = task()
+      .catch((err: unknown) => {
+        this.error ??= err instanceof Error ? err : new Error(String(err));
+      })
+      .finally(() => this.running.delete(p));
+    this.running.add(p);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.running);
+    this.check();
+  }
 }
 
 async function readCommits(reader: ObjectReader, oids: string[]) {
@@ -173,4 +249,38 @@ async function readCommits(reader: ObjectReader, oids: string[]) {
     out.set(oid, { tree, time: Number(time) });
   });
   return out;
+}
+
+let userAttributes: Promise<string | null> | null = null;
+
+/**
+ * Attribute files git archive would read besides the tree's own (the mirror's info/attributes,
+ * core.attributesFile, the user's and the system's): with any of them, git builds every zip.
+ */
+async function environmentAttributes(gitDir: string): Promise<string | null> {
+  const exists = (file: string) =>
+    fs.access(file).then(
+      () => true,
+      () => false,
+    );
+  if (await exists(path.join(gitDir, 'info', 'attributes')))
+    return 'the mirror has info/attributes';
+  const config = await fs.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => '');
+  if (/attributesfile|include/i.test(config)) return 'the mirror sets core.attributesFile';
+  userAttributes ??= (async () => {
+    for (const scope of ['--system', '--global']) {
+      const { stdout } = await runGit(['config', scope, '--get', 'core.attributesFile'], {
+        allowExitCodes: [1, 128],
+      });
+      if (stdout.toString().trim() !== '') return `core.attributesFile is set (${scope.slice(2)})`;
+    }
+    const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+    if (await exists(path.join(xdg, 'git', 'attributes')))
+      return 'a user gitattributes file exists';
+    if (!process.env.GIT_ATTR_NOSYSTEM && (await exists('/etc/gitattributes'))) {
+      return '/etc/gitattributes exists';
+    }
+    return null;
+  })();
+  return userAttributes;
 }
