@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { catFileBatch } from './catfile.js';
 import { runGit } from './exec.js';
 
@@ -22,23 +20,16 @@ export async function listRefs(
   dir: string,
   opts: { timeoutMs?: number } = {},
 ): Promise<RepositoryRefs> {
-  const headOf = async () =>
-    (await readHead(dir)) ??
-    (
-      await runGit(['symbolic-ref', '-q', 'HEAD'], {
-        gitDir: dir,
-        timeoutMs: opts.timeoutMs,
-        allowExitCodes: [1],
-      })
-    ).stdout
-      .toString('utf8')
-      .trim();
-  const [refsOut, head] = await Promise.all([
+  const [refsOut, headOut] = await Promise.all([
     runGit(['for-each-ref', `--format=${FORMAT}`, 'refs/heads', 'refs/tags'], {
       gitDir: dir,
       timeoutMs: opts.timeoutMs,
     }),
-    headOf(),
+    runGit(['symbolic-ref', '-q', 'HEAD'], {
+      gitDir: dir,
+      timeoutMs: opts.timeoutMs,
+      allowExitCodes: [1],
+    }),
   ]);
 
   const tags: GitRef[] = [];
@@ -73,18 +64,10 @@ export async function listRefs(
     tags.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  const head = headOut.stdout.toString('utf8').trim();
   const headBranch = head.startsWith('refs/heads/') ? head.slice(11) : null;
   const defaultBranch =
     headBranch !== null && branches.some((b) => b.name === headBranch) ? headBranch : null;
 
   return { tags, branches, defaultBranch };
-}
-
-/**
- * The ref HEAD names, read from the mirror's HEAD file (a bare mirror made by `git clone` keeps
- * it there); null when HEAD is detached or the file says something else.
- */
-export async function readHead(gitDir: string): Promise<string | null> {
-  const text = await fs.readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '');
-  return /^ref: (refs\/\S+)\n?$/.exec(text)?.[1] ?? null;
 }
