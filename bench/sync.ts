@@ -4,6 +4,9 @@ import { createTaggedRepo } from './git-tags.js';
 import { AdminApi, startPackyard } from './packyard.js';
 import { fmt, item } from './report.js';
 import type { Settings } from './settings.js';
+import { composerVcsRead, processCpuSeconds } from './sync-repo.js';
+import { benchPush, spread, spreadLine, waitTask } from './sync-webhook.js';
+import type { PushRun, Spread } from './sync-webhook.js';
 
 export interface SyncRun {
   /** Seconds of each round, and their mean. */
@@ -13,21 +16,41 @@ export interface SyncRun {
   fromTags: number;
   /** How long the profiled (first) server ran before the sync started. */
   profileSkipMs: number;
+  /** Milliseconds of each full sync and of each read of the same repository by Composer. */
+  packyard: Spread;
+  composer: Spread;
+  /** Composer's median over Packyard's median. */
+  speedup: number;
+  /** CPU seconds used (process and waited-for children: git) per round, by each side. */
+  packyardCpu: number[];
+  composerCpu: number[];
+  /** One new tag announced by webhook (and by the API) on the large and on a 2-tag repository. */
+  push: PushRun[];
 }
 
 /**
- * Adds a package whose repository has `s.tags` tags and times it until its sync is ok, once per
- * round, each time on a fresh server and DATA_DIR.
+ * (c) A repository with `s.tags` tags: Packyard's full sync (adding the package, on a fresh server
+ * and DATA_DIR each round, timed until its sync task is done) and Composer's own VCS driver
+ * reading the same repository (`composer show --all`, cold cache), in alternating rounds
+ * (BENCH_SYNC_ROUNDS, at least 3), each also in CPU seconds (the process and the git processes it
+ * ran); then one new tag at a time, from the push to the p2 document listing it
+ * (bench/sync-webhook.ts).
  */
 export async function benchSync(
   s: Settings,
   work: string,
   adminToken: string,
   profileDir: string | null,
+  /** Profile the server of the webhook rounds on the large repository here. */
+  pushProfileDir: string | null = null,
 ): Promise<SyncRun> {
   const name = 'bench/many-tags';
   const repo = createTaggedRepo(name, s.tags);
-  const rounds: number[] = [];
+  const rounds = Math.max(3, Number(process.env.BENCH_SYNC_ROUNDS) || s.rounds);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const ourCpu: number[] = [];
+  const theirCpu: number[] = [];
   let versions = 0;
   let fromTags = 0;
   let profileSkipMs = 0;
@@ -36,38 +59,81 @@ export async function benchSync(
       'repository (git fast-import)',
       `${fmt.int(repo.tags)} tags built in ${fmt.s(repo.seconds)}`,
     );
-    for (let round = 1; round <= s.rounds; round++) {
+    for (let round = 1; round <= rounds; round++) {
       const dataDir = path.join(work, `sync-${round}`);
       const cpuProfDir = round === 1 ? profileDir : null;
       const server = await startPackyard({ dataDir, adminToken, cpuProfDir });
       try {
         const api = new AdminApi(server.url, adminToken);
         const started = performance.now();
+        const cpuBefore = processCpuSeconds(server.pid) ?? 0;
         if (round === 1) profileSkipMs = started - server.startedAt;
-        await api.addPackage(name, repo.url);
-        const pkg = await api.waitForSync(name);
-        const seconds = (performance.now() - started) / 1000;
-        if (pkg.sync_status !== 'ok') {
-          throw new Error(`Sync of ${name} ended ${pkg.sync_status}: ${pkg.sync_error ?? ''}`);
+        const added = await api.request<{ sync_task: { id: string } }>('POST', '/api/v1/packages', {
+          name,
+          repository_url: repo.url,
+          type: 'git',
+        });
+        const task = await waitTask(api, added.sync_task.id, 20);
+        const ms = performance.now() - started;
+        ourCpu.push((processCpuSeconds(server.pid) ?? 0) - cpuBefore);
+        if (task.status !== 'done') {
+          throw new Error(`Sync of ${name} ended ${task.status}: ${task.error ?? ''}`);
         }
+        const pkg = await api.waitForSync(name);
         const isDev = (v: string) => v.startsWith('dev-') || v.endsWith('-dev');
         fromTags = pkg.versions.filter((v) => !isDev(v.version)).length;
         versions = pkg.versions.length;
-        rounds.push(seconds);
+        ours.push(ms);
         item(
           `round ${round}: POST /api/v1/packages -> ok`,
-          `${fmt.s(seconds)}, ${fmt.int(versions)} versions created ` +
+          `${fmt.ms(ms)} (CPU ${fmt.s(ourCpu[ourCpu.length - 1] ?? 0)}), ` +
+            `${fmt.int(versions)} versions created ` +
             `(${fmt.int(fromTags)} from tags, ${fmt.int(versions - fromTags)} from branches)`,
         );
       } finally {
         await server.stop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
+      const vcs = await composerVcsRead(repo.url, name);
+      theirs.push(vcs.seconds * 1000);
+      theirCpu.push(vcs.cpuSeconds);
+      item(
+        `round ${round}: composer show --all (vcs driver)`,
+        `${fmt.ms(vcs.seconds * 1000)} (CPU ${fmt.s(vcs.cpuSeconds)}), ` +
+          `${fmt.int(vcs.versions)} versions listed`,
+      );
     }
   } finally {
     repo.remove();
   }
-  const seconds = rounds.reduce((a, b) => a + b, 0) / rounds.length;
-  item(`mean of ${rounds.length} rounds`, fmt.s(seconds));
-  return { rounds, seconds, versions, fromTags, profileSkipMs };
+  const packyard = spread(ours);
+  const composer = spread(theirs);
+  const speedup = composer.median / packyard.median;
+  item('Packyard full sync', spreadLine(packyard));
+  item("Composer's VCS driver, same repository", spreadLine(composer));
+  item('Composer / Packyard (medians)', `${fmt.ratio(speedup)}x`);
+  const pairs = ours.map((ms, i) => (theirs[i] ?? 0) / ms);
+  item('the same, round by round', pairs.map((r) => `${fmt.ratio(r)}x`).join(', '));
+  const cpu = spread(theirCpu).median / spread(ourCpu).median;
+  item(
+    'CPU seconds, medians (Composer / Packyard)',
+    `${fmt.s(spread(theirCpu).median)} / ${fmt.s(spread(ourCpu).median)} = ${fmt.ratio(cpu)}x`,
+  );
+  const push = await benchPush(work, adminToken, [s.tags, 2], 9, (tags) =>
+    tags === s.tags ? pushProfileDir : null,
+  );
+  const seconds = ours.reduce((a, b) => a + b, 0) / ours.length / 1000;
+  return {
+    rounds: ours.map((ms) => ms / 1000),
+    seconds,
+    versions,
+    fromTags,
+    profileSkipMs,
+    packyard,
+    composer,
+    speedup,
+    packyardCpu: ourCpu,
+    composerCpu: theirCpu,
+    push,
+  };
 }

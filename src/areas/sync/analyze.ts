@@ -1,6 +1,8 @@
 import { catFileBatch } from '../../infra/git/catfile.js';
+import type { ObjectReader } from '../../infra/git/index.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { branchToVersion, tagToVersion } from '../../composer/semver/index.js';
+import type { VersionRow } from '../packages/store.js';
 
 /** A tag or branch that can become a version. */
 export interface Candidate {
@@ -12,6 +14,12 @@ export interface Candidate {
   time: string | null;
   composer: Record<string, unknown>;
   defaultBranch: boolean;
+  /**
+   * The stored version this ref still is (same version, same commit, same default-branch flag):
+   * nothing of it was read again, and `composer` holds what its stored metadata kept of its
+   * composer.json (description, abandoned, ...), parsed when first asked for.
+   */
+  unchanged?: VersionRow;
 }
 
 export interface SkippedRef {
@@ -22,6 +30,20 @@ export interface SkippedRef {
 export interface Analysis {
   candidates: Candidate[];
   skipped: SkippedRef[];
+}
+
+/** Ref names already turned into versions: a repository's old tags are parsed once a process. */
+const parsedRefs = new Map<string, ReturnType<typeof tagToVersion>>();
+
+function versionOf(name: string, isDev: boolean): ReturnType<typeof tagToVersion> {
+  const key = `${isDev ? 'b' : 't'}:${name}`;
+  let parsed = parsedRefs.get(key);
+  if (parsed === undefined && !parsedRefs.has(key)) {
+    parsed = isDev ? branchToVersion(name) : tagToVersion(name);
+    if (parsedRefs.size >= 200_000) parsedRefs.clear();
+    parsedRefs.set(key, parsed);
+  }
+  return parsed ?? null;
 }
 
 /** Committer time of a raw commit object, as ISO 8601. */
@@ -52,21 +74,44 @@ export async function analyzeRefs(
   /** The name composer.json must give; null accepts any name (monorepo children). */
   packageName: string | null,
   refs: RepositoryRefs,
-  opts: { timeoutMs?: number; subdir?: string } = {},
+  opts: {
+    timeoutMs?: number;
+    subdir?: string;
+    /** Versions stored by earlier syncs: refs still at their commit are not read again. */
+    known?: readonly VersionRow[];
+    /** Read through this open reader instead of a `git cat-file` process of its own. */
+    reader?: ObjectReader;
+  } = {},
 ): Promise<Analysis> {
   const file = opts.subdir ? `${opts.subdir}/composer.json` : 'composer.json';
+  const byNormalized = new Map((opts.known ?? []).map((v) => [v.version_normalized, v]));
   const all = [
     ...refs.tags.map((r) => ({ ...r, isDev: false })),
     ...refs.branches.map((r) => ({ ...r, isDev: true })),
-  ];
-  const commits = [...new Set(all.map((r) => r.commit))];
-  const objects = await catFileBatch(gitDir, [...commits, ...commits.map((c) => `${c}:${file}`)], {
-    timeoutMs: opts.timeoutMs,
+  ].map((r) => {
+    const parsed = versionOf(r.name, r.isDev);
+    const row = parsed ? byNormalized.get(parsed.normalized) : undefined;
+    const isDefault = r.isDev && r.name === refs.defaultBranch;
+    const same =
+      row !== undefined &&
+      row.reference === r.commit &&
+      row.version === parsed?.version &&
+      (!r.isDev || isDefaultIn(row) === isDefault);
+    return { ...r, parsed, unchanged: same ? row : undefined };
   });
+  const commits = [...new Set(all.filter((r) => !r.unchanged).map((r) => r.commit))];
+  const names = [...commits, ...commits.map((c) => `${c}:${file}`)];
+  const { reader } = opts;
+  const objects = reader
+    ? await Promise.all(names.map((name) => reader.read(name)))
+    : await catFileBatch(gitDir, names, { timeoutMs: opts.timeoutMs });
   const timeOf = new Map<string, string | null>();
   const composerOf = new Map<string, string | null>();
+  // Refs listed from the remote may point at a tree or a blob; like listRefs, skip them silently.
+  const notCommits = new Set<string>();
   commits.forEach((commit, i) => {
     const obj = objects[i];
+    if (obj && obj.type !== 'commit') notCommits.add(commit);
     timeOf.set(commit, obj?.type === 'commit' ? commitTime(obj.content.toString('utf8')) : null);
     const json = objects[commits.length + i];
     composerOf.set(commit, json?.type === 'blob' ? json.content.toString('utf8') : null);
@@ -76,10 +121,21 @@ export async function analyzeRefs(
   const skipped: SkippedRef[] = [];
   const seen = new Map<string, string>();
   for (const ref of all) {
+    if (notCommits.has(ref.commit)) continue;
     const label = ref.isDev ? `branch ${ref.name}` : `tag ${ref.name}`;
-    const parsed = ref.isDev ? branchToVersion(ref.name) : tagToVersion(ref.name);
+    const { parsed, unchanged } = ref;
     if (!parsed) {
       skipped.push({ ref: label, reason: `"${ref.name}" is not a valid version` });
+      continue;
+    }
+    if (unchanged) {
+      const previous = seen.get(parsed.normalized);
+      if (previous) {
+        skipped.push({ ref: label, reason: `same version as ${previous}` });
+        continue;
+      }
+      seen.set(parsed.normalized, label);
+      candidates.push(storedCandidate(ref, unchanged, refs.defaultBranch));
       continue;
     }
     const text = composerOf.get(ref.commit);
@@ -120,4 +176,30 @@ export async function analyzeRefs(
     });
   }
   return { candidates, skipped };
+}
+
+/** Whether a stored branch version was the default branch (only branches are asked, a few). */
+const isDefaultIn = (row: VersionRow): boolean =>
+  (JSON.parse(row.metadata) as Record<string, unknown>)['default-branch'] === true;
+
+/** A ref still at its stored version, rebuilt from the row without reading the repository. */
+function storedCandidate(
+  ref: { name: string; isDev: boolean; commit: string },
+  row: VersionRow,
+  defaultBranch: string | null,
+): Candidate {
+  let composer: Record<string, unknown> | null = null;
+  return {
+    ref: ref.name,
+    isDev: ref.isDev,
+    commit: ref.commit,
+    version: row.version,
+    normalized: row.version_normalized,
+    time: row.released_at,
+    get composer() {
+      return (composer ??= JSON.parse(row.metadata) as Record<string, unknown>);
+    },
+    defaultBranch: ref.isDev && ref.name === defaultBranch,
+    unchanged: row,
+  };
 }

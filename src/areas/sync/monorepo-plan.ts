@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
-import { listDirectories } from '../../infra/git/index.js';
-import type { RepositoryRefs } from '../../infra/git/index.js';
+import { findComposerFolders } from '../../infra/git/folders.js';
+import type { ObjectReader, RepositoryRefs } from '../../infra/git/index.js';
 import { PACKAGE_NAME_RE } from '../packages/schema.js';
 import { findPackageByName, listVersions } from '../packages/store.js';
 import type { PackageRow } from '../packages/store.js';
@@ -10,12 +10,10 @@ import type { SkippedRef } from './analyze.js';
 import type { Placed, Target } from './types.js';
 import { newChildRow } from './write-versions.js';
 
-/** Commits listed with `git ls-tree` at once while looking for monorepo children. */
-const TREE_CONCURRENCY = 8;
-
 /**
  * Finds the child packages of a monorepo: the folders matching `globs` that hold a composer.json
- * at any tag or branch, each read with one cat-file batch. A child is named by its composer.json;
+ * at any tag or branch, all read through the sync's one `git cat-file` (`reader`): each tree once
+ * for every commit that has it, only where a glob can reach. A child is named by its composer.json;
  * a name already used by a package that is not this parent's child is skipped and reported.
  * Children linked earlier but gone from the repository are kept with no versions.
  */
@@ -25,18 +23,16 @@ export async function planChildren(
   dir: string,
   refs: RepositoryRefs,
   globs: string[],
+  reader: ObjectReader,
 ): Promise<{ targets: Target[]; skipped: SkippedRef[] }> {
   const { db, config } = deps;
   const timeoutMs = config.gitTimeoutMs;
   const commits = [...new Set([...refs.tags, ...refs.branches].map((r) => r.commit))];
-  const foldersOf = new Map<string, Set<string>>();
-  for (let i = 0; i < commits.length; i += TREE_CONCURRENCY) {
-    const batch = commits.slice(i, i + TREE_CONCURRENCY);
-    const lists = await Promise.all(
-      batch.map((c) => listDirectories(dir, c, globs, { timeoutMs })),
-    );
-    batch.forEach((c, j) => foldersOf.set(c, new Set(lists[j])));
-  }
+  // Refs listed from the remote may name trees or blobs: only commits have folders.
+  const objects = await Promise.all(commits.map((c) => reader.read(c)));
+  const real = commits.filter((_, i) => objects[i]?.type === 'commit');
+  const listed = await findComposerFolders(reader, real, globs);
+  const foldersOf = new Map([...listed].map(([c, list]) => [c, new Set(list)]));
   const subdirs = [...new Set([...foldersOf.values()].flatMap((s) => [...s]))]
     .filter((d) => d !== '')
     .sort();
@@ -49,7 +45,7 @@ export async function planChildren(
       dir,
       null,
       { ...refs, tags: refs.tags.filter(has), branches: refs.branches.filter(has) },
-      { subdir, timeoutMs },
+      { subdir, timeoutMs, reader },
     );
     skipped.push(
       ...analysis.skipped.map((s) => ({ ref: `${subdir}: ${s.ref}`, reason: s.reason })),

@@ -2,24 +2,37 @@ import path from 'node:path';
 import type { Ctx, Deps } from '../../context.js';
 import { transact } from '../../unit-of-work.js';
 import { nowIso } from '../../context.js';
-import { findReadme, listRefs, mirrorRepository } from '../../infra/git/index.js';
+import {
+  ObjectReader,
+  findReadme,
+  isBareRepository,
+  listRefs,
+  mirrorRepository,
+} from '../../infra/git/index.js';
 import { assertRepositoryAllowed } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
-import { rebuildPackageMetadata } from '../../composer/metadata.js';
 import { listVersions } from '../packages/store.js';
-import type { PackageRow } from '../packages/store.js';
+import type { PackageRow, VersionRow } from '../packages/store.js';
 import { analyzeRefs } from './analyze.js';
 import { RepositoryCredentials } from './credentials.js';
 import type { Analysis } from './analyze.js';
-import { archiveKey, buildArchives } from './archives.js';
+import { archiveJobs, buildArchives } from './archives.js';
 import { assertStorageLeft } from '../usage/service.js';
 import { raiseUsageNotifications } from '../usage/notifications.js';
 import { recountStorage } from '../usage/storage-counter.js';
 import type { SyncResult, ChildResult, Target } from './types.js';
 import { planChildren } from './monorepo-plan.js';
-import { describe, latestVersion, writeVersions, monorepoParentOf } from './write-versions.js';
+import { assertSomeVersion, writeTarget, monorepoParentOf } from './write-versions.js';
 export { monorepoParentOf };
 export type { SyncResult, ChildResult };
+
+/** What a repository's refs would become, as read by SyncService.inspect. */
+export interface Inspection {
+  dir: string;
+  refs: RepositoryRefs;
+  analysis: Analysis;
+  defaultCommit: string | null;
+}
 
 /** Mirrors a package's repository and turns its tags and branches into installable versions. */
 export class SyncService {
@@ -33,22 +46,52 @@ export class SyncService {
     return path.join(this.deps.config.dataDir, 'repos', pkg.tenant_id, `${pkg.id}.git`);
   }
 
-  /** Fetches the repository and reads what each ref would become, changing nothing stored. */
-  async inspect(pkg: PackageRow): Promise<{
-    dir: string;
-    refs: RepositoryRefs;
-    analysis: Analysis;
-    defaultCommit: string | null;
-  }> {
+  /**
+   * Packages this process synced in full: later syncs read only the refs that moved (a version
+   * still at its commit keeps its row, metadata and archive). The first sync of a package in a
+   * process reads everything, so metadata written by an older release is refreshed once.
+   */
+  private readonly fullySynced = new Set<string>();
+
+  /**
+   * Fetches the repository and reads what each ref would become, changing nothing stored. With
+   * `known`, refs still at the commit of a known version are taken from it, not read again.
+   */
+  async inspect(pkg: PackageRow, known?: readonly VersionRow[]): Promise<Inspection> {
+    const { reader, ...inspection } = await this.open(pkg, known);
+    await reader.close();
+    return inspection;
+  }
+
+  /** inspect, leaving open the repository's object reader (the caller closes it). */
+  private async open(
+    pkg: PackageRow,
+    known?: readonly VersionRow[],
+  ): Promise<Inspection & { reader: ObjectReader }> {
     const timeoutMs = this.deps.config.gitTimeoutMs;
     const dir = this.mirrorDir(pkg);
     const pin = await assertRepositoryAllowed(pkg.repository_url, this.deps.config);
     const credentials = await this.credentials.resolve(pkg.tenant_id, pkg.repository_url);
-    await mirrorRepository(pkg.repository_url, dir, { timeoutMs, credentials, pin });
-    const refs = await listRefs(dir, { timeoutMs });
-    const analysis = await analyzeRefs(dir, pkg.name, refs, { timeoutMs });
-    const defaultCommit = refs.branches.find((b) => b.name === refs.defaultBranch)?.commit ?? null;
-    return { dir, refs, analysis, defaultCommit };
+    // One `git cat-file` process reads every object the sync needs. On an existing mirror it
+    // starts while the fetch runs (it finds what the fetch brings); a first clone comes first.
+    let reader = (await isBareRepository(dir)) ? new ObjectReader(dir, { timeoutMs }) : null;
+    try {
+      const fetched = await mirrorRepository(pkg.repository_url, dir, {
+        timeoutMs,
+        credentials,
+        pin,
+      });
+      // The update knows the refs when it fetched exactly the moved ones; else git lists them.
+      const refs = fetched ?? (await listRefs(dir, { timeoutMs }));
+      reader ??= new ObjectReader(dir, { timeoutMs });
+      const analysis = await analyzeRefs(dir, pkg.name, refs, { timeoutMs, known, reader });
+      const defaultCommit =
+        refs.branches.find((b) => b.name === refs.defaultBranch)?.commit ?? null;
+      return { dir, refs, analysis, defaultCommit, reader };
+    } catch (err) {
+      await reader?.close();
+      throw err;
+    }
   }
 
   /**
@@ -115,27 +158,57 @@ export class SyncService {
     pkg: PackageRow,
     signal?: AbortSignal,
   ): Promise<{ result: SyncResult; children: { pkg: PackageRow; result: ChildResult }[] }> {
+    const existing = await listVersions(this.deps.db, pkg);
+    const incremental = this.fullySynced.has(`${pkg.tenant_id}/${pkg.id}`);
+    const opened = await this.open(pkg, incremental ? existing : undefined);
+    try {
+      return await this.write(pkg, opened, existing, signal);
+    } finally {
+      // Closed already on success (before the commit); this is for failures on the way.
+      await opened.reader.close();
+    }
+  }
+
+  private async write(
+    pkg: PackageRow,
+    { dir, refs, analysis, defaultCommit, reader }: Inspection & { reader: ObjectReader },
+    existing: VersionRow[],
+    signal?: AbortSignal,
+  ): Promise<{ result: SyncResult; children: { pkg: PackageRow; result: ChildResult }[] }> {
     const { db, storage, config } = this.deps;
     const timeoutMs = config.gitTimeoutMs;
-    const { dir, refs, analysis, defaultCommit } = await this.inspect(pkg);
     const monorepo = await db
       .selectFrom('monorepos')
       .select('paths')
       .where('tenant_id', '=', pkg.tenant_id)
       .where('package_id', '=', pkg.id)
       .executeTakeFirst();
-    const readme = defaultCommit ? await findReadme(dir, defaultCommit, { timeoutMs }) : null;
+    // The README only changes with the default branch.
+    const sameDefault = analysis.candidates.some((c) => c.defaultBranch && c.unchanged);
+    const readme = sameDefault
+      ? pkg.readme
+      : defaultCommit
+        ? ((await findReadme(dir, defaultCommit, { timeoutMs, reader }))?.content ?? null)
+        : null;
     const root: Target = {
       pkg,
       isNew: false,
       path: '',
-      candidates: analysis.candidates.map((c) => ({ ...c, subdir: '' })),
+      // Assigned, not spread: a stored candidate parses its metadata only when asked.
+      candidates: analysis.candidates.map((c) => Object.assign(c, { subdir: '' })),
       skipped: analysis.skipped,
-      existing: await listVersions(db, pkg),
-      readme: readme?.content ?? null,
+      existing,
+      readme,
     };
     const children = monorepo
-      ? await planChildren(this.deps, pkg, dir, refs, JSON.parse(monorepo.paths) as string[])
+      ? await planChildren(
+          this.deps,
+          pkg,
+          dir,
+          refs,
+          JSON.parse(monorepo.paths) as string[],
+          reader,
+        )
       : { targets: [], skipped: [] };
 
     if (monorepo) {
@@ -143,38 +216,18 @@ export class SyncService {
       if (root.skipped.every((s) => s.reason === 'no composer.json')) root.skipped = [];
       root.skipped.push(...children.skipped);
     }
-    const childVersions = children.targets.reduce((n, c) => n + c.candidates.length, 0);
-    if (root.candidates.length === 0 && childVersions === 0) {
-      const skipped = root.skipped;
-      const noComposer = skipped.length === 0 || skipped.every((s) => s.reason.startsWith('no '));
-      throw new Error(
-        monorepo && noComposer
-          ? 'No tag or branch of the repository has a composer.json at its root or in a folder matching the monorepo paths'
-          : noComposer
-            ? 'No tag or branch of the repository has a composer.json'
-            : `No tag or branch could become a version: ${skipped
-                .map((s) => `${s.ref}: ${s.reason}`)
-                .slice(0, 5)
-                .join('; ')}`,
-      );
-    }
+    assertSomeVersion(root, children.targets, monorepo !== undefined);
 
     const targets = [root, ...children.targets];
-    const jobs = targets.flatMap((t) => {
-      const byNormalized = new Map(t.existing.map((v) => [v.version_normalized, v]));
-      return t.candidates
-        .map((c) => ({
-          key: archiveKey(t.pkg.tenant_id, t.pkg.id, c.commit, c.subdir),
-          commit: c.commit,
-          subdir: c.subdir || undefined,
-          previous: byNormalized.get(c.normalized),
-        }))
-        .filter((j) => j.previous?.reference !== j.commit || j.previous.dist_key !== j.key)
-        .map(({ key, commit, subdir }) => ({ key, commit, subdir }));
-    });
+    const { jobs, reused } = archiveJobs(targets);
     // Past a storage limit no new archive is written; the versions stored so far stay.
     if (jobs.length > 0) await assertStorageLeft(this.deps, pkg.tenant_id);
-    const built = await buildArchives(storage, dir, jobs, { timeoutMs });
+    const built = await buildArchives(storage, dir, jobs, { timeoutMs, reader });
+    for (const [slot, archive] of reused) built.set(slot, archive);
+    // Nothing is read from git past this point. The reader goes now, not after the commit: once
+    // the versions commit (and the package reads ok), the task must end at once, or a sync asked
+    // for right then would be answered with this one, still running.
+    await reader.close();
     signal?.throwIfAborted();
 
     const now = nowIso();
@@ -184,61 +237,20 @@ export class SyncService {
       const trx = tx.db;
       tx.accessChanged();
       tx.afterCommit(() => raiseUsageNotifications(this.deps, pkg.tenant_id, ['storage_bytes']));
+      let changed = false;
       for (const t of targets) {
         // A task that lost its lease mid-write rolls back: the new owner writes the versions.
         signal?.throwIfAborted();
-        if (t.isNew) {
-          await trx.insertInto('packages').values(t.pkg).execute();
-          await trx
-            .insertInto('monorepo_children')
-            .values({
-              package_id: t.pkg.id,
-              tenant_id: t.pkg.tenant_id,
-              parent_id: pkg.id,
-              path: t.path,
-            })
-            .execute();
-        } else if (t !== root) {
-          await trx
-            .updateTable('monorepo_children')
-            .set({ path: t.path })
-            .where('tenant_id', '=', t.pkg.tenant_id)
-            .where('package_id', '=', t.pkg.id)
-            .execute();
-        }
-        const { added, removed } = await writeVersions(trx, t, built, now);
-        results.set(t, {
-          name: t.pkg.name,
-          path: t.path,
-          versions: t.candidates.length,
-          versions_added: added,
-          versions_removed: removed,
-        });
-        await trx
-          .updateTable('packages')
-          .set({
-            description: describe(t.candidates),
-            latest_version: latestVersion(t.candidates),
-            default_branch: t.candidates.find((c) => c.defaultBranch)?.ref ?? null,
-            readme: t.readme,
-            synced_at: now,
-            sync_status: 'ok',
-            sync_error: null,
-            sync_skipped: JSON.stringify(t.skipped),
-            abandoned: t.candidates.some((c) => c.defaultBranch && c.composer.abandoned) ? 1 : 0,
-            ...(t === root
-              ? {}
-              : { repository_url: pkg.repository_url, repository_key: pkg.repository_key }),
-            updated_at: now,
-          })
-          .where('tenant_id', '=', t.pkg.tenant_id)
-          .where('id', '=', t.pkg.id)
-          .execute();
-        await rebuildPackageMetadata(trx, t.pkg.tenant_id, t.pkg.id);
+        const written = await writeTarget(trx, t, pkg, built, now);
+        results.set(t, written.result);
+        changed ||= written.changed;
       }
-      await recountStorage(trx, pkg.tenant_id);
+      // The counter follows the versions: a sync that wrote none leaves it as it is.
+      if (changed) await recountStorage(trx, pkg.tenant_id);
       signal?.throwIfAborted();
     });
+    if (this.fullySynced.size > 100_000) this.fullySynced.clear();
+    this.fullySynced.add(`${pkg.tenant_id}/${pkg.id}`);
     const rootResult = results.get(root)!;
     const childResults = children.targets.map((t) => ({ pkg: t.pkg, result: results.get(t)! }));
     return {

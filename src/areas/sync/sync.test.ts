@@ -14,6 +14,25 @@ afterAll(async () => {
   repos.forEach((r) => r.remove());
 });
 
+/**
+ * addSyncedPackage, then also the first sync's task finished: a sync requested while that task
+ * is still running would be answered with it, and never run.
+ */
+async function addSettled(app: TestApp, name: string, url: string) {
+  const pkg = await addSyncedPackage(app, name, url);
+  await waitFor(
+    () =>
+      app.db
+        .selectFrom('tasks')
+        .select('status')
+        .where('type', '=', 'package.sync')
+        .where('status', 'in', ['pending', 'running'])
+        .execute(),
+    (rows) => rows.length === 0,
+  );
+  return pkg;
+}
+
 function repo(name: string): GitFixture {
   const r = new GitFixture(name);
   repos.push(r);
@@ -61,7 +80,7 @@ describe('sync from real git repositories', () => {
   it('picks up new tags, drops deleted ones and answers a second sync request with the same task', async () => {
     const r = repo('acme/moving');
     r.release('1.0.0').release('1.1.0');
-    await addSyncedPackage(t, 'acme/moving', r.url);
+    await addSettled(t, 'acme/moving', r.url);
     r.git('tag', '-d', '1.0.0');
     r.release('1.2.0');
     const first = await t.app.inject({
@@ -100,7 +119,7 @@ describe('sync from real git repositories', () => {
   it('keeps earlier versions when the repository becomes unreachable', async () => {
     const r = repo('acme/fragile');
     r.release('1.0.0');
-    await addSyncedPackage(t, 'acme/fragile', r.url);
+    await addSettled(t, 'acme/fragile', r.url);
     r.remove();
     await t.app.inject({
       method: 'POST',
@@ -164,7 +183,7 @@ describe('sync from real git repositories', () => {
     try {
       const r = repo('acme/quota');
       r.release('1.0.0');
-      const first = await addSyncedPackage(limited, 'acme/quota', r.url);
+      const first = await addSettled(limited, 'acme/quota', r.url);
       expect(first.sync_status).toBe('ok');
       r.release('1.1.0');
       await limited.app.inject({

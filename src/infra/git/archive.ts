@@ -119,7 +119,7 @@ async function archiveSubdir(
   }
 }
 
-function normalizeSubdir(subdir: string): string {
+export function normalizeSubdir(subdir: string): string {
   const parts = subdir.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.some((p) => p === '..') || /[\n\0]/.test(subdir)) {
     throw new GitError(`Invalid subdirectory: ${JSON.stringify(subdir)}`, {

@@ -11,6 +11,8 @@ export {
 } from './batch.js';
 export { archiveZip, type ArchiveOptions } from './archive.js';
 export { archiveZipFiles, archiveZips } from './archive-many.js';
+export { buildZips, type ZipJob, type ZipBuildResult } from './zip-build.js';
+export { ObjectReader } from './object-reader.js';
 export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';
 export {
   credentialEnv,

@@ -3,6 +3,14 @@ import path from 'node:path';
 import { GitError, type GitErrorKind } from './errors.js';
 import { Deadline, runGit, type RunResult } from './exec.js';
 import { remoteConfigEnv, type GitCredentials, type PinnedHost } from './credentials.js';
+import { readHead, type RepositoryRefs } from './refs.js';
+import {
+  parseListing,
+  readLooseRefs,
+  readRefFiles,
+  refsOfListing,
+  type RemoteListing,
+} from './ref-files.js';
 
 export interface MirrorOptions {
   /** Budget for the whole operation (all git invocations together). Default 120 s. */
@@ -14,14 +22,17 @@ export interface MirrorOptions {
 }
 
 /**
- * Creates (`git clone --mirror`) or updates (`git fetch --prune`) a bare mirror of `url` in `dir`.
- * A failed first clone leaves nothing behind; a failed update leaves the previous mirror as it was.
+ * Creates (`git clone --mirror`) or updates a bare mirror of `url` in `dir`. An update lists the
+ * remote's refs, fetches only those that moved and deletes those gone (a plain `git fetch
+ * --prune` when that cannot be done exactly), so a push of one tag fetches one tag. Answers the
+ * mirror's refs when the update knows them exactly (else null: ask listRefs). A failed first
+ * clone leaves nothing behind; a failed update leaves the previous mirror as it was.
  */
 export async function mirrorRepository(
   url: string,
   dir: string,
   opts: MirrorOptions = {},
-): Promise<void> {
+): Promise<RepositoryRefs | null> {
   if (url === '' || url.startsWith('-') || /[\s\0]/.test(url)) {
     throw new GitError(`Invalid repository URL: ${JSON.stringify(url)}`, {
       kind: 'invalid-argument',
@@ -30,8 +41,9 @@ export async function mirrorRepository(
   const deadline = new Deadline(opts.timeoutMs);
   const target = path.resolve(dir);
   const talk: Remote = { url, deadline, env: remoteConfigEnv(url, opts.credentials, opts.pin) };
-  if (await isBareRepository(target)) await updateMirror(talk, target);
-  else await cloneMirror(talk, target);
+  if (await isBareRepository(target)) return updateMirror(talk, target);
+  await cloneMirror(talk, target);
+  return null;
 }
 
 export async function isBareRepository(dir: string): Promise<boolean> {
@@ -65,9 +77,18 @@ async function cloneMirror(talk: Remote, target: string): Promise<void> {
     await remote(talk, ['clone', '--mirror', '--quiet', '--', url, staging]);
     try {
       await fs.rename(staging, target);
+      // The commits of every ref, indexed once: each later fetch checks all refs' commits
+      // (which it already has) faster. Written in the background; the sync does not need it.
+      runGit(['commit-graph', 'write', '--reachable'], {
+        gitDir: target,
+        timeoutMs: talk.deadline.remaining(),
+      }).catch(() => {});
     } catch (err) {
       // Another sync created it meanwhile: bring that one up to date instead.
-      if (await isBareRepository(target)) return await updateMirror(talk, target);
+      if (await isBareRepository(target)) {
+        await updateMirror(talk, target);
+        return;
+      }
       throw new GitError(`Cannot create mirror at ${target}: ${(err as Error).message}`);
     }
   } finally {
@@ -75,25 +96,31 @@ async function cloneMirror(talk: Remote, target: string): Promise<void> {
   }
 }
 
-async function updateMirror(talk: Remote, gitDir: string): Promise<void> {
+async function updateMirror(talk: Remote, gitDir: string): Promise<RepositoryRefs | null> {
   const { url, deadline } = talk;
-  const current = (
-    await runGit(['config', '--get', 'remote.origin.url'], {
-      gitDir,
-      allowExitCodes: [1],
-      timeoutMs: deadline.remaining(),
-    })
-  ).stdout
-    .toString('utf8')
-    .trim();
+  const current =
+    (await originUrl(gitDir)) ??
+    (
+      await runGit(['config', '--get', 'remote.origin.url'], {
+        gitDir,
+        allowExitCodes: [1],
+        timeoutMs: deadline.remaining(),
+      })
+    ).stdout
+      .toString('utf8')
+      .trim();
   const setUrl = async (to: string): Promise<void> => {
     const args = current === '' ? ['remote', 'add', '--mirror=fetch'] : ['remote', 'set-url'];
     await runGit([...args, 'origin', to], { gitDir, timeoutMs: deadline.remaining() });
   };
   if (current !== url) await setUrl(url);
   try {
-    await remote(talk, ['fetch', '--prune', '--quiet', 'origin'], gitDir);
-    await syncHead(talk, gitDir);
+    const listing = parseListing(
+      (await remote(talk, ['ls-remote', '--symref', 'origin'], gitDir)).stdout.toString('utf8'),
+    );
+    const refs = await fetchMoved(talk, gitDir, listing);
+    await followHead(talk, gitDir, listing.head);
+    return refs;
   } catch (err) {
     // Keep config consistent with the refs we still have.
     if (current !== url && current !== '') await setUrl(current).catch(() => {});
@@ -101,20 +128,87 @@ async function updateMirror(talk: Remote, gitDir: string): Promise<void> {
   }
 }
 
-/** `fetch` never moves a mirror's HEAD; follow the remote's default branch (e.g. master → main). */
-async function syncHead(talk: Remote, gitDir: string): Promise<void> {
-  const { deadline } = talk;
-  const { stdout } = await remote(talk, ['ls-remote', '--symref', 'origin', 'HEAD'], gitDir);
-  const m = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout.toString('utf8'));
-  if (!m?.[1]) return;
-  const local = await runGit(['symbolic-ref', '-q', 'HEAD'], {
-    gitDir,
-    allowExitCodes: [1],
-    timeoutMs: deadline.remaining(),
-  });
-  if (local.stdout.toString('utf8').trim() !== m[1]) {
-    await runGit(['symbolic-ref', 'HEAD', m[1]], { gitDir, timeoutMs: deadline.remaining() });
+/**
+ * remote.origin.url read from the mirror's config file ('' when not set), or undefined when the
+ * file says anything this plain reading might get wrong (includes, quoting, escapes): then git
+ * itself is asked.
+ */
+async function originUrl(gitDir: string): Promise<string | undefined> {
+  const text = await fs.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => null);
+  if (text === null || /^\s*\[include/im.test(text)) return undefined;
+  let inOrigin = false;
+  let found = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      if (!/^\[[A-Za-z0-9.-]+( "[^"\\]*")?\]$/.test(line)) return undefined;
+      inOrigin = /^\[remote "origin"\]$/i.test(line);
+      continue;
+    }
+    const m = /^url\s*=\s*(.*)$/i.exec(line);
+    if (!inOrigin || !m) continue;
+    if (/["\\;#]/.test(m[1]!)) return undefined;
+    found = m[1]!;
   }
+  return found;
+}
+
+/** More moved refs than this are fetched by one plain `git fetch --prune` of everything. */
+const MAX_MOVED = 100;
+
+/**
+ * Brings the mirror's refs to `listing`: fetches the refs that moved, deletes the refs that are
+ * gone. Answers the refs when the mirror then holds exactly the listing; null when it fell back
+ * to a whole fetch or the remote moved meanwhile (listRefs must read them then).
+ */
+async function fetchMoved(
+  talk: Remote,
+  gitDir: string,
+  listing: RemoteListing,
+): Promise<RepositoryRefs | null> {
+  const local = await readRefFiles(gitDir);
+  const moved = [...listing.refs].filter(([name, oid]) => local?.get(name) !== oid);
+  const gone = [...(local?.keys() ?? [])].filter((name) => !listing.refs.has(name));
+  if (!local || moved.length > MAX_MOVED) {
+    await remote(talk, ['fetch', '--prune', '--quiet', 'origin'], gitDir);
+    return null;
+  }
+  if (moved.length > 0) {
+    const specs = moved.map(([name]) => `+${name}:${name}`);
+    await remote(talk, ['fetch', '--quiet', '--no-tags', 'origin', ...specs], gitDir);
+  }
+  if (gone.length > 0) {
+    await runGit(['update-ref', '--stdin'], {
+      gitDir,
+      input: gone.map((name) => `delete ${name}\n`).join(''),
+      timeoutMs: talk.deadline.remaining(),
+    });
+  }
+  if (moved.length === 0 && gone.length === 0) return refsOfListing(listing);
+  // The fetch writes each ref it moved as a loose file: reading those is enough to know the
+  // mirror now holds the listing, unless refs went away or were packed meanwhile.
+  const loose =
+    gone.length === 0 &&
+    (await readLooseRefs(
+      gitDir,
+      moved.map(([name]) => name),
+    ));
+  if (loose)
+    return moved.every(([name, oid]) => loose.get(name) === oid) ? refsOfListing(listing) : null;
+  const after = await readRefFiles(gitDir);
+  const exact =
+    after !== null &&
+    after.size === listing.refs.size &&
+    [...listing.refs].every(([name, oid]) => after.get(name) === oid);
+  return exact ? refsOfListing(listing) : null;
+}
+
+/** `fetch` never moves a mirror's HEAD; follow the remote's default branch (e.g. master → main). */
+async function followHead(talk: Remote, gitDir: string, head: string | null): Promise<void> {
+  if (!head) return;
+  const { deadline } = talk;
+  if ((await readHead(gitDir)) === head) return;
+  await runGit(['symbolic-ref', 'HEAD', head], { gitDir, timeoutMs: deadline.remaining() });
 }
 
 /** Runs a command that talks to `url`, turning failures into a readable GitError. */

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { catFileBatch } from './catfile.js';
 import { runGit } from './exec.js';
 
@@ -20,16 +22,23 @@ export async function listRefs(
   dir: string,
   opts: { timeoutMs?: number } = {},
 ): Promise<RepositoryRefs> {
-  const [refsOut, headOut] = await Promise.all([
+  const headOf = async () =>
+    (await readHead(dir)) ??
+    (
+      await runGit(['symbolic-ref', '-q', 'HEAD'], {
+        gitDir: dir,
+        timeoutMs: opts.timeoutMs,
+        allowExitCodes: [1],
+      })
+    ).stdout
+      .toString('utf8')
+      .trim();
+  const [refsOut, head] = await Promise.all([
     runGit(['for-each-ref', `--format=${FORMAT}`, 'refs/heads', 'refs/tags'], {
       gitDir: dir,
       timeoutMs: opts.timeoutMs,
     }),
-    runGit(['symbolic-ref', '-q', 'HEAD'], {
-      gitDir: dir,
-      timeoutMs: opts.timeoutMs,
-      allowExitCodes: [1],
-    }),
+    headOf(),
   ]);
 
   const tags: GitRef[] = [];
@@ -64,10 +73,18 @@ export async function listRefs(
     tags.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  const head = headOut.stdout.toString('utf8').trim();
   const headBranch = head.startsWith('refs/heads/') ? head.slice(11) : null;
   const defaultBranch =
     headBranch !== null && branches.some((b) => b.name === headBranch) ? headBranch : null;
 
   return { tags, branches, defaultBranch };
+}
+
+/**
+ * The ref HEAD names, read from the mirror's HEAD file (a bare mirror made by `git clone` keeps
+ * it there); null when HEAD is detached or the file says something else.
+ */
+export async function readHead(gitDir: string): Promise<string | null> {
+  const text = await fs.readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '');
+  return /^ref: (refs\/\S+)\n?$/.exec(text)?.[1] ?? null;
 }

@@ -1,8 +1,11 @@
-import { catFileBatch } from './catfile.js';
 import { assertRevision, runGit } from './exec.js';
+import { ObjectReader } from './object-reader.js';
+import { Unsupported, parseTree, type TreeEntry } from './zip-tree.js';
 
 export interface TreeOptions {
   timeoutMs?: number;
+  /** An open reader of this repository to use (and leave open) instead of a new process. */
+  reader?: ObjectReader;
 }
 
 /**
@@ -64,30 +67,43 @@ export interface Readme {
 const README = /^readme(\.(md|markdown|txt|rst))?$/i;
 const EXTENSION_RANK = ['.md', '.markdown', '', '.txt', '.rst'];
 
-/** The README at the root of `commit` (case-insensitive; README.md preferred), or null. */
+/**
+ * The README at the root of `commit` (case-insensitive; README.md preferred), or null. One
+ * `git cat-file` process reads the root tree, then the file.
+ */
 export async function findReadme(
   dir: string,
   commit: string,
   opts: TreeOptions = {},
 ): Promise<Readme | null> {
   assertRevision(commit);
-  const { stdout } = await runGit(['ls-tree', '-z', '--end-of-options', commit], {
-    gitDir: dir,
-    timeoutMs: opts.timeoutMs,
-  });
-  const candidates: { name: string; oid: string; rank: number }[] = [];
-  for (const entry of stdout.toString('utf8').split('\0')) {
-    // `<mode> <type> <oid>\t<name>`; symlinks (120000) are skipped, their content is a path.
-    const m = /^(100644|100755) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (!m?.[2] || !m[3] || !README.test(m[3])) continue;
-    const ext = (/\.[^.]+$/.exec(m[3])?.[0] ?? '').toLowerCase();
-    // Exact upper-case README.* wins a tie with readme.* / Readme.*.
-    const rank = EXTENSION_RANK.indexOf(ext) * 2 + (m[3].startsWith('README') ? 0 : 1);
-    candidates.push({ name: m[3], oid: m[2], rank });
+  const reader = opts.reader ?? new ObjectReader(dir, opts);
+  try {
+    const tree = await reader.read(`${commit}^{tree}`);
+    if (tree?.type !== 'tree') return null;
+    const candidates: { name: string; oid: string; rank: number }[] = [];
+    let entries: TreeEntry[];
+    try {
+      entries = parseTree(tree.content, tree.oid.length / 2);
+    } catch (err) {
+      if (err instanceof Unsupported) return null;
+      throw err;
+    }
+    // Symlinks are skipped: their content is a path.
+    for (const e of entries) {
+      if ((e.kind !== 'file' && e.kind !== 'exec') || !README.test(e.name)) continue;
+      const ext = (/\.[^.]+$/.exec(e.name)?.[0] ?? '').toLowerCase();
+      // Exact upper-case README.* wins a tie with readme.* / Readme.*.
+      const rank = EXTENSION_RANK.indexOf(ext) * 2 + (e.name.startsWith('README') ? 0 : 1);
+      candidates.push({ name: e.name, oid: e.oid, rank });
+    }
+    candidates.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : 1));
+    const best = candidates[0];
+    if (!best) return null;
+    const blob = await reader.read(best.oid);
+    const name = Buffer.from(best.name, 'latin1').toString('utf8');
+    return blob?.type === 'blob' ? { path: name, content: blob.content.toString('utf8') } : null;
+  } finally {
+    if (!opts.reader) await reader.close();
   }
-  candidates.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : 1));
-  const best = candidates[0];
-  if (!best) return null;
-  const [blob] = await catFileBatch(dir, [best.oid], opts);
-  return blob ? { path: best.name, content: blob.content.toString('utf8') } : null;
 }

@@ -1,0 +1,44 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { GitFixture } from '../../../test/fixtures/git-repo.js';
+import { GitError } from './errors.js';
+import { ObjectReader } from './object-reader.js';
+
+const repo = new GitFixture('acme/reader');
+repo.write('big.txt', 'x'.repeat(300_000)).write('small.txt', 'small\n').commit('files');
+const dir = `${repo.dir}/.git`;
+afterAll(() => repo.remove());
+
+describe('ObjectReader', () => {
+  it('answers many reads in flight in order, skipping bodies over the limit', async () => {
+    const reader = new ObjectReader(dir);
+    try {
+      const [commit, big, small, missing, bigAgain] = await Promise.all([
+        reader.read('HEAD'),
+        reader.read('HEAD:big.txt', 1000),
+        reader.read('HEAD:small.txt', 1000),
+        reader.read('HEAD:nope'),
+        reader.read('HEAD:big.txt'),
+      ]);
+      expect(commit?.type).toBe('commit');
+      expect(big).toMatchObject({ type: 'blob', size: 300_000, content: null });
+      expect(small?.content?.toString()).toBe('small\n');
+      expect(missing).toBeNull();
+      expect(bigAgain?.content?.length).toBe(300_000);
+      // Reads issued later in the same process still line up with their answers.
+      expect((await reader.read('HEAD:small.txt'))?.content?.toString()).toBe('small\n');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('fails pending reads when its task is stopped, and refuses names git cannot take', async () => {
+    const controller = new AbortController();
+    const reader = new ObjectReader(dir, { signal: controller.signal });
+    await expect(reader.read('bad\nname')).rejects.toBeInstanceOf(GitError);
+    const pending = reader.read('HEAD:big.txt');
+    controller.abort(new Error('lease lost'));
+    await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
+    await expect(reader.read('HEAD')).rejects.toMatchObject({ kind: 'aborted' });
+    await reader.close();
+  });
+});

@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { currentSignal } from '../abort.js';
+import type { GitObject } from './catfile.js';
+import { GitError } from './errors.js';
+import { DEFAULT_TIMEOUT_MS, gitEnv } from './exec.js';
+
+const HEADER = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (blob|tree|commit|tag) (\d+)$/;
+
+/** An object whose body was skipped: larger than the read allowed. */
+export interface TooLarge {
+  oid: string;
+  type: GitObject['type'];
+  size: number;
+  content: null;
+}
+
+interface Pending {
+  resolve: (obj: GitObject | TooLarge | null) => void;
+  reject: (err: Error) => void;
+  maxBytes: number;
+}
+
+/**
+ * One `git cat-file --batch` process kept open for many reads: each `read` writes a line and
+ * resolves with the object when its bytes arrive, so callers decide how many are in flight (and so
+ * how much memory a read of large blobs holds). Answers come back in request order.
+ */
+export class ObjectReader {
+  private readonly child: ChildProcess;
+  private readonly waiting: Pending[] = [];
+  private stderr = '';
+  private failure: GitError | null = null;
+  private queued = '';
+  private head: Buffer[] = [];
+  private body: { obj: Omit<GitObject, 'content'>; buf: Buffer; filled: number } | null = null;
+  /** Bytes still to drop of a body too large to keep (and its newline). */
+  private skip = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly timeoutMs: number;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onAbort = () =>
+    this.fail(new GitError('git cat-file was stopped', { kind: 'aborted' }));
+  readonly closed: Promise<void>;
+
+  constructor(gitDir: string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    this.child = spawn('git', [`--git-dir=${gitDir}`, 'cat-file', '--batch'], {
+      env: gitEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.signal = opts.signal ?? currentSignal();
+    if (this.signal?.aborted) queueMicrotask(this.onAbort);
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.child.stdin!.on('error', () => {});
+    this.child.stdout!.on('data', (chunk: Buffer) => this.take(chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-16_384);
+    });
+    this.closed = new Promise((resolve) => {
+      this.child.on('error', (err) => {
+        this.fail(new GitError(`Failed to run git cat-file: ${err.message}`));
+        resolve();
+      });
+      this.child.on('close', (code) => {
+        this.finish();
+        if (this.waiting.length > 0) {
+          this.fail(
+            new GitError(`git cat-file ended (exit code ${code})`, { stderr: this.stderr }),
+          );
+        }
+        resolve();
+      });
+    });
+  }
+
+  /** The object named `name` (an oid or any `git rev-parse` expression); null when missing. */
+  read(name: string): Promise<GitObject | null>;
+  /** The same, but a body over `maxBytes` is dropped as it arrives (content null). */
+  read(name: string, maxBytes: number): Promise<GitObject | TooLarge | null>;
+  read(name: string, maxBytes = Infinity): Promise<GitObject | TooLarge | null> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (/[\n\0]/.test(name)) {
+      return Promise.reject(
+        new GitError(`Invalid object name: ${JSON.stringify(name)}`, { kind: 'invalid-argument' }),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject, maxBytes });
+      if (this.waiting.length === 1) this.arm();
+      // Requests made in the same tick go out in one write.
+      if (this.queued === '') setImmediate(() => this.flush());
+      this.queued += `${name}\n`;
+    });
+  }
+
+  /** Ends the process (pending reads fail) and waits for it to exit. */
+  async close(): Promise<void> {
+    this.child.stdin!.end();
+    if (this.waiting.length > 0) this.fail(new GitError('git cat-file was closed'));
+    await this.closed;
+  }
+
+  private flush(): void {
+    if (this.failure || this.queued === '') return;
+    this.child.stdin!.write(this.queued);
+    this.queued = '';
+  }
+
+  /**
+   * The timeout counts from the last sign of progress while reads are pending: a reader kept
+   * open through a long sync is never cut off while it keeps answering.
+   */
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer =
+      this.waiting.length === 0
+        ? null
+        : setTimeout(
+            () =>
+              this.fail(
+                new GitError(`git cat-file made no progress for ${this.timeoutMs} ms`, {
+                  kind: 'timeout',
+                }),
+              ),
+            this.timeoutMs,
+          );
+  }
+
+  private take(chunk: Buffer): void {
+    this.consume(chunk);
+    if (!this.failure) this.arm();
+  }
+
+  private consume(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length && !this.failure) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, chunk.length - at);
+        this.skip -= n;
+        at += n;
+        continue;
+      }
+      if (this.body) {
+        const { buf } = this.body;
+        const n = Math.min(buf.length - this.body.filled, chunk.length - at);
+        chunk.copy(buf, this.body.filled, at, at + n);
+        this.body.filled += n;
+        at += n;
+        if (this.body.filled < buf.length) return;
+        const { obj } = this.body;
+        this.body = null;
+        if (buf[buf.length - 1] !== 0x0a) {
+          this.fail(new GitError('Malformed output from git cat-file --batch'));
+          return;
+        }
+        this.waiting.shift()?.resolve({ ...obj, content: buf.subarray(0, buf.length - 1) });
+        continue;
+      }
+      const nl = chunk.indexOf(0x0a, at);
+      if (nl < 0) {
+        this.head.push(chunk.subarray(at));
+        return;
+      }
+      this.head.push(chunk.subarray(at, nl));
+      at = nl + 1;
+      const header = Buffer.concat(this.head).toString('latin1');
+      this.head = [];
+      const m = HEADER.exec(header);
+      if (!m) {
+        // `<name> missing` / `<name> ambiguous`: no body follows.
+        this.waiting.shift()?.resolve(null);
+        continue;
+      }
+      const size = Number(m[3]);
+      const pending = this.waiting[0];
+      if (pending && size > pending.maxBytes) {
+        this.waiting.shift();
+        this.skip = size + 1;
+        pending.resolve({ oid: m[1]!, type: m[2] as GitObject['type'], size, content: null });
+        continue;
+      }
+      // The body and its trailing newline.
+      this.body = {
+        obj: { oid: m[1]!, type: m[2] as GitObject['type'] },
+        buf: Buffer.allocUnsafe(size + 1),
+        filled: 0,
+      };
+    }
+  }
+
+  private fail(err: GitError): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.finish();
+    killGroup(this.child);
+    for (const p of this.waiting.splice(0)) p.reject(err);
+  }
+
+  private finish(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}

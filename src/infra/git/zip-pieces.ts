@@ -1,0 +1,117 @@
+import { type ZipPiece } from './zip-writer.js';
+
+/** A blob above this is left to git archive (which streams it) with its whole zip. */
+export const MAX_BLOB = 32 * 1024 * 1024;
+/**
+ * Blobs read at once: many small ones in flight keep git and the pipe busy; one over SMALL_BLOB
+ * is skipped in that pass and read again in a second pass that holds a few at a time.
+ */
+const READ_AHEAD = 256;
+const SMALL_BLOB = 1024 * 1024;
+const LARGE_READ_AHEAD = 4;
+
+/** Compressed blobs by object id, least recently used dropped first past the byte budget. */
+export class PieceCache {
+  private readonly map = new Map<string, ZipPiece | null>();
+  private bytes = 0;
+  constructor(private readonly budget: number) {}
+
+  /** The pieces of `wanted`, read where not cached; null: too large for this builder. */
+  async fill<D>(
+    wanted: Map<string, D>,
+    make: (d: D, maxBytes: number) => Promise<ZipPiece | number>,
+    stats: { blobs: number },
+  ): Promise<Map<string, ZipPiece | null>> {
+    const out = new Map<string, ZipPiece | null>();
+    const missing: [string, D][] = [];
+    for (const [key, d] of wanted) {
+      const hit = this.map.get(key);
+      if (hit === undefined) {
+        missing.push([key, d]);
+        continue;
+      }
+      this.map.delete(key);
+      this.map.set(key, hit);
+      out.set(key, hit);
+    }
+    const large: [string, D][] = [];
+    const pass = async (todo: [string, D][], width: number, maxBytes: number) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < todo.length) {
+          const [key, d] = todo[next++]!;
+          const made = await make(d, maxBytes);
+          if (typeof made === 'number') {
+            if (maxBytes < MAX_BLOB) large.push([key, d]);
+            else this.keep(out, key, null);
+            continue;
+          }
+          stats.blobs++;
+          this.keep(out, key, made);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, todo.length) }, worker));
+    };
+    await pass(missing, READ_AHEAD, SMALL_BLOB);
+    await pass(large.splice(0), LARGE_READ_AHEAD, MAX_BLOB);
+    return out;
+  }
+
+  private keep(out: Map<string, ZipPiece | null>, key: string, piece: ZipPiece | null): void {
+    out.set(key, piece);
+    this.map.set(key, piece);
+    this.bytes += piece?.data.length ?? 0;
+  }
+
+  trim(): void {
+    for (const [key, piece] of this.map) {
+      if (this.bytes <= this.budget) return;
+      this.map.delete(key);
+      this.bytes -= piece?.data.length ?? 0;
+    }
+  }
+}
+
+/**
+ * Runs at most `size` tasks at once, holding at most `maxBytes` between them; the first failure
+ * is thrown by `run` or `drain`.
+ */
+export class Pool {
+  private readonly running = new Map<Promise<void>, number>();
+  private bytes = 0;
+  private error: Error | null = null;
+  constructor(
+    private readonly size: number,
+    /** Bytes the running tasks may hold together (one task alone may hold more). */
+    private readonly maxBytes = Infinity,
+  ) {}
+
+  private check(): void {
+    if (this.error) throw this.error;
+  }
+
+  /** Starts `task` (which holds `bytes`) once there is room; throws an earlier task's failure. */
+  async run(task: () => Promise<void>, bytes = 0): Promise<void> {
+    this.check();
+    const full = () =>
+      this.running.size >= this.size ||
+      (this.running.size > 0 && this.bytes + bytes > this.maxBytes);
+    while (full()) await Promise.race(this.running.keys());
+    this.check();
+    this.bytes += bytes;
+    const p: Promise<void> = task()
+      .catch((err: unknown) => {
+        this.error ??= err instanceof Error ? err : new Error(String(err));
+      })
+      .finally(() => {
+        this.running.delete(p);
+        this.bytes -= bytes;
+      });
+    this.running.set(p, bytes);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.running.keys());
+    this.check();
+  }
+}
