@@ -2,16 +2,83 @@ import { sql } from 'kysely';
 import type { Db } from '../infra/db/connection.js';
 import { compiledPerTenant } from '../infra/db/compiled.js';
 import { tryParseConstraint } from './semver/index.js';
+import type { Constraint } from './semver/index.js';
 
 /**
- * The one place that decides what a customer can see: the union of its direct grants and the
- * grants of every collection holding a package. The Composer repository, downloads, the frozen
- * set of a freeze and the admin access listings (REST and GraphQL) all read it from here.
+ * The one place that decides what a customer can see (docs/access.md): the union of its direct
+ * grants and the grants of every collection holding a package, narrowed to the frozen set of a
+ * FROZEN customer. The p2 documents and downloads, the public packages under
+ * PROXY_VISIBILITY=granted, the frozen set a freeze takes, the advisories feed (through the
+ * Composer service's package list), the customer portal and the admin constraint preview all
+ * decide a version through `VersionGate`, and which packages through `customerVisibility`.
  */
 
-/** Whether a stored grant constraint admits a normalized version; one that no longer parses admits none. */
-export function grantAdmits(constraint: string, normalized: string): boolean {
-  return tryParseConstraint(constraint)?.matches(normalized) ?? false;
+/** Which versions of one package a customer may see: some grant admits it, and a freeze keeps it. */
+export class VersionGate {
+  constructor(
+    private readonly constraints: readonly Constraint[],
+    /** A FROZEN customer's frozen versions of the package (normalized); null when not frozen. */
+    private readonly frozen: ReadonlySet<string> | null = null,
+  ) {}
+
+  /**
+   * From stored grant constraints. One that no longer parses (a parser change, a hand-edited
+   * row) was validated on write; it admits nothing, and `onInvalid` hears of it.
+   */
+  static of(
+    constraints: readonly string[],
+    frozen: ReadonlySet<string> | null = null,
+    onInvalid?: (constraint: string) => void,
+  ): VersionGate {
+    const parsed: Constraint[] = [];
+    for (const text of constraints) {
+      const constraint = tryParseConstraint(text);
+      if (constraint) parsed.push(constraint);
+      else onInvalid?.(text);
+    }
+    return new VersionGate(parsed, frozen);
+  }
+
+  admits(normalized: string): boolean {
+    if (this.frozen && !this.frozen.has(normalized)) return false;
+    return this.constraints.some((c) => c.matches(normalized));
+  }
+}
+
+/** One package a customer may see, and the gate of its versions. */
+export interface VisiblePackage {
+  packageId: string;
+  name: string;
+  gate: VersionGate;
+}
+
+/**
+ * The packages a customer may see (all, or only `packageId`), each with its version gate: the
+ * grants' union, and for a FROZEN customer only the packages it holds frozen versions of.
+ */
+export async function customerVisibility(
+  db: Db,
+  tenantId: string,
+  customer: { id: string; status: string },
+  options: {
+    packageId?: string;
+    onInvalid?: (constraint: string, packageName: string) => void;
+  } = {},
+): Promise<Map<string, VisiblePackage>> {
+  const { packageId, onInvalid } = options;
+  const access = await customerPackageAccess(db, tenantId, customer.id, packageId);
+  const frozen =
+    customer.status === 'FROZEN'
+      ? await frozenVersions(db, tenantId, customer.id, packageId)
+      : null;
+  const out = new Map<string, VisiblePackage>();
+  for (const a of access.values()) {
+    const kept = frozen ? frozen.get(a.packageId) : null;
+    if (kept === undefined) continue;
+    const gate = VersionGate.of(a.constraints, kept, (c) => onInvalid?.(c, a.name));
+    out.set(a.packageId, { packageId: a.packageId, name: a.name, gate });
+  }
+  return out;
 }
 
 /** What one customer may see of one package: its grant constraints and frozen versions. */

@@ -1,5 +1,5 @@
 import { normalizeVersion } from '../../composer/semver/index.js';
-import { grantAdmits } from '../../composer/visibility.js';
+import { VersionGate } from '../../composer/visibility.js';
 import type { RenderedDocument } from './response-cache.js';
 import { render } from './response-cache.js';
 
@@ -29,9 +29,10 @@ export function grantedDocument(
     packages: Record<string, Record<string, unknown>[]>;
   };
   const entries = body.packages[name] ?? [];
+  const gate = VersionGate.of([grant.constraint]);
   const shown = entries.filter((entry) => {
     const normalized = normalizedOf(entry);
-    return normalized !== null && grantAdmits(grant.constraint, normalized);
+    return normalized !== null && gate.admits(normalized);
   });
   const lastModified = Math.max(doc.lastModifiedMs, Date.parse(grant.granted_at) || 0, stampMs);
   return {

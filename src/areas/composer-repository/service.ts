@@ -5,14 +5,12 @@ import type { Credentials, CustomerPrincipal } from '../auth/service.js';
 import type { AuthService } from '../auth/service.js';
 import { findPackageByName, findVersion } from '../packages/store.js';
 import type { PackageRow, VersionRow } from '../packages/store.js';
-import { normalizeVersion, parseConstraintCached } from '../../composer/semver/index.js';
-import type { Constraint } from '../../composer/semver/index.js';
+import { normalizeVersion } from '../../composer/semver/index.js';
 import type { MetadataKind, StoredEntry, VersionEntry } from '../../composer/metadata.js';
 import { scopeAllows } from '../../composer/package-scopes.js';
 import {
-  customerPackageAccess,
-  frozenVersions,
-  grantAdmits,
+  VersionGate,
+  customerVisibility,
   tokenAccessConstraints,
 } from '../../composer/visibility.js';
 import { UsageService } from '../usage/service.js';
@@ -29,27 +27,7 @@ const DOWNLOAD_SCOPES = new Set(['admin', 'developer', 'download']);
 /** What a customer may see of one package. */
 interface PackageView {
   pkg: PackageRow;
-  constraints: Constraint[];
-  frozen: Set<string> | null;
-}
-
-/**
- * The grant constraints that parse. A stored constraint was validated on write; one that no
- * longer parses (a parser change, a hand-edited row) grants nothing and is reported.
- */
-function parseAll(
-  constraints: string[],
-  onInvalid: (constraint: string, err: unknown) => void,
-): Constraint[] {
-  const out: Constraint[] = [];
-  for (const c of constraints) {
-    try {
-      out.push(parseConstraintCached(c));
-    } catch (err) {
-      onInvalid(c, err);
-    }
-  }
-  return out;
+  gate: VersionGate;
 }
 
 export function distPath(name: string, normalized: string): string {
@@ -108,14 +86,8 @@ export class ComposerService {
   /** Names of every package this principal may see, sorted. */
   async availablePackages(principal: CustomerPrincipal): Promise<string[]> {
     const { customer } = principal;
-    const access = await customerPackageAccess(this.deps.db, customer.tenant_id, customer.id);
-    const frozen =
-      customer.status === 'FROZEN'
-        ? await frozenVersions(this.deps.db, customer.tenant_id, customer.id)
-        : null;
-    const names = [...access.values()]
-      .filter((a) => !frozen || frozen.has(a.packageId))
-      .map((a) => a.name);
+    const visible = await customerVisibility(this.deps.db, customer.tenant_id, customer);
+    const names = [...visible.values()].map((a) => a.name);
     // PROXY_VISIBILITY=granted: the public packages granted by name are listed too.
     if (this.publicPackages?.enabled && this.deps.config.proxy.visibility === 'granted') {
       const granted = await listPublicGrants(this.deps.db, customer.tenant_id, customer.id);
@@ -161,7 +133,7 @@ export class ComposerService {
   ): Promise<boolean> {
     if (this.deps.config.proxy.visibility === 'all') return true;
     const grant = await this.publicGrant(principal, name);
-    return grant !== undefined && grantAdmits(grant.constraint, normalized);
+    return grant !== undefined && VersionGate.of([grant.constraint]).admits(normalized);
   }
 
   private async view(principal: CustomerPrincipal, name: string): Promise<PackageView> {
@@ -171,29 +143,21 @@ export class ComposerService {
     if (!scopeAllows(principal.packageScopes, name)) {
       throw forbidden(`This token's package scopes do not include ${name}`);
     }
-    const access = (
-      await customerPackageAccess(this.deps.db, customer.tenant_id, customer.id, pkg.id)
+    const visible = (
+      await customerVisibility(this.deps.db, customer.tenant_id, customer, {
+        packageId: pkg.id,
+        onInvalid: (constraint) =>
+          this.deps.log.warn(
+            { tenant: customer.tenant_id, customer: customer.id, package: name, constraint },
+            'a stored grant constraint no longer parses; it grants nothing',
+          ),
+      })
     ).get(pkg.id);
-    if (!access) throw forbidden(`No access to ${name}`);
-    let frozen: Set<string> | null = null;
-    if (customer.status === 'FROZEN') {
-      frozen =
-        (await frozenVersions(this.deps.db, customer.tenant_id, customer.id, pkg.id)).get(pkg.id) ??
-        null;
-      if (!frozen) throw forbidden(`No access to ${name}: no frozen version of it`);
+    if (!visible) {
+      const frozen = customer.status === 'FROZEN' ? ': no frozen version of it' : '';
+      throw forbidden(`No access to ${name}${frozen}`);
     }
-    const constraints = parseAll(access.constraints, (constraint, err) =>
-      this.deps.log.warn(
-        { err, tenant: customer.tenant_id, customer: customer.id, package: name, constraint },
-        'a stored grant constraint no longer parses; it grants nothing',
-      ),
-    );
-    return { pkg, constraints, frozen };
-  }
-
-  private visible(view: PackageView, normalized: string): boolean {
-    if (view.frozen && !view.frozen.has(normalized)) return false;
-    return view.constraints.some((c) => c.matches(normalized));
+    return { pkg, gate: visible.gate };
   }
 
   /** The versions of one p2 document this principal may see, with absolute dist URLs. */
@@ -255,7 +219,7 @@ export class ComposerService {
     const entries = doc ? (JSON.parse(doc.entries) as StoredEntry[]) : [];
     const versions: VersionEntry[] = [];
     for (const { n, e } of entries) {
-      if (!this.visible(view, n)) continue;
+      if (!view.gate.admits(n)) continue;
       const dist = e.dist as Record<string, unknown>;
       versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
     }
@@ -283,7 +247,7 @@ export class ComposerService {
     }
     const found = await findVersion(this.deps.db, view.pkg, normalized);
     if (!found) throw notFound(`Version ${version} of ${name}`);
-    if (!this.visible(view, normalized)) {
+    if (!view.gate.admits(normalized)) {
       throw forbidden(`Version ${found.version} of ${name} is not included in your access`);
     }
     const archive = await this.deps.storage.getStream(found.dist_key);

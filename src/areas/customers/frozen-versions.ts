@@ -1,5 +1,5 @@
 import { normalizeVersion } from '../../composer/semver/index.js';
-import { customerPackageAccess, grantAdmits as matches } from '../../composer/visibility.js';
+import { customerVisibility } from '../../composer/visibility.js';
 import { invalid } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
 import type { FreezeInput } from './schema.js';
@@ -15,7 +15,9 @@ export const FREEZE_SUMMARY_MAX = 1000;
  * Composer metadata shows them.
  */
 export async function visibleVersions(db: Db, tenantId: string, customerId: string) {
-  const access = [...(await customerPackageAccess(db, tenantId, customerId)).values()];
+  // A customer about to be frozen is not FROZEN yet: the grants alone decide.
+  const customer = { id: customerId, status: 'ACTIVE' };
+  const access = [...(await customerVisibility(db, tenantId, customer)).values()];
   const out: { packageId: string; normalized: string; name: string; version: string }[] = [];
   for (let i = 0; i < access.length; i += INSERT_CHUNK) {
     const chunk = access.slice(i, i + INSERT_CHUNK);
@@ -35,7 +37,7 @@ export async function visibleVersions(db: Db, tenantId: string, customerId: stri
     const byId = new Map(chunk.map((a) => [a.packageId, a]));
     for (const v of versions) {
       const grant = byId.get(v.package_id);
-      if (!grant || !grant.constraints.some((c) => matches(c, v.version_normalized))) continue;
+      if (!grant?.gate.admits(v.version_normalized)) continue;
       out.push({
         packageId: v.package_id,
         normalized: v.version_normalized,

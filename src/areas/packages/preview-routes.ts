@@ -4,6 +4,7 @@ import { ctxOf } from '../../http/auth.js';
 import { ErrorResponses, PackageParams } from '../../http/schemas.js';
 import { invalid } from '../../errors.js';
 import { parseConstraint } from '../../composer/semver/index.js';
+import { VersionGate } from '../../composer/visibility.js';
 import { presentPackageDetail } from './presenter.js';
 import { VersionSchema } from './schema.js';
 import type { VersionDto } from './schema.js';
@@ -29,13 +30,13 @@ export const VersionPreviewSchema = Type.Object({
  * rule (the constraint matches, the version is not yanked), with the server's own engine.
  */
 export function previewConstraint(versions: VersionDto[], constraint: string) {
-  let parsed;
+  let gate;
   try {
-    parsed = parseConstraint(constraint);
+    gate = new VersionGate([parseConstraint(constraint)]);
   } catch (err) {
     throw invalid('constraint', err instanceof Error ? err.message : String(err));
   }
-  const matched = versions.filter((v) => parsed.matches(v.version_normalized));
+  const matched = versions.filter((v) => gate.admits(v.version_normalized));
   return {
     versions: matched.filter((v) => !v.yanked),
     yanked: matched.filter((v) => v.yanked).map((v) => v.version),
