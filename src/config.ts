@@ -15,6 +15,8 @@ import type { AdvisorySettings } from './config-advisories.js';
 import type { ProxySettings } from './config-proxy.js';
 import { securitySettings } from './config-security.js';
 import { cloudSettings } from './config-cloud.js';
+import { mailSettings } from './config-mail.js';
+import type { MailSettings } from './config-mail.js';
 import type { CloudSettings } from './config-cloud.js';
 import type { SecuritySettings } from './config-security.js';
 
@@ -112,6 +114,8 @@ export interface Config extends SecuritySettings {
   advisories: AdvisorySettings;
   /** The Cloud edition's platform token and plans (src/config-cloud.ts). */
   cloud: CloudSettings;
+  /** Notification e-mail: SMTP_URL, MAIL_FROM (src/config-mail.ts). */
+  mail: MailSettings;
 }
 
 export interface WebhookSecrets {
@@ -269,5 +273,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     proxy: proxySettings(env, { integer, baseOf, fail: (m) => new ConfigError(m) }),
     advisories: advisorySettings(env, { integer }),
     cloud: cloudSettings(env),
+    mail: mailSettings(env, baseUrl, { fail: (m) => new ConfigError(m) }),
   });
 }
