@@ -21,7 +21,7 @@ import { AccessService } from './areas/access/service.js';
 import { CollectionService } from './areas/collections/service.js';
 import { RepositoryCredentials } from './areas/sync/credentials.js';
 import { WebhookService } from './areas/webhooks/service.js';
-import { createWebhookAdapters } from './areas/webhooks/adapters/index.js';
+import { createWebhookAdapters } from './webhook-adapters.js';
 import { OAuthService } from './areas/oauth/service.js';
 import { HOSTAPP_SYNC_TASK, HostAppService } from './areas/hostapp/service.js';
 import { BillingService } from './areas/billing/service.js';
