@@ -3,6 +3,10 @@ import type { Db } from './infra/db/connection.js';
 import type { DomainEvent } from './infra/events.js';
 import { recordAudit } from './areas/audit/record.js';
 import type { AuditEntry } from './areas/audit/record.js';
+import { writeEvents } from './areas/events/record.js';
+import type { PendingEvent } from './areas/events/record.js';
+import type { EventType } from './areas/events/types.js';
+import { deliveriesQueued } from './areas/outgoing-webhooks/fanout.js';
 
 /** What a unit of work needs: the database, and where its effects go after commit. */
 export type UnitOfWorkDeps = Pick<Deps, 'db' | 'events' | 'generations' | 'log'>;
@@ -23,6 +27,11 @@ export interface Tx {
   /** Publishes the event after commit. */
   publish: (event: DomainEvent) => void;
   /**
+   * Records an event of the outbox (docs/webhooks-outgoing.md): written with its deliveries in
+   * the transaction, at the end of the unit's work, so it commits or rolls back with the change.
+   */
+  emit: (type: EventType, data: Record<string, unknown>) => void;
+  /**
    * What a customer may see changed (grants, collections, status, tokens, versions…): the
    * tenant's access-change stamp moves with the commit (Last-Modified moves past every value
    * served before) and caches forget right after it. Once per unit, however often it is declared.
@@ -42,6 +51,7 @@ interface Pending {
   effects: Effect[];
   accessChanged: boolean;
   packages: Set<string>;
+  events: PendingEvent[];
   packageSeq?: number;
   /** The tenant's generation after the unit's stamp move (in its transaction), to announce. */
   generation?: number | null;
@@ -84,6 +94,7 @@ export async function transact<T>(
       effects: [],
       accessChanged: false,
       packages: new Set(),
+      events: [],
       tx: null as unknown as Tx,
     };
     state.tx = {
@@ -91,6 +102,9 @@ export async function transact<T>(
       ctx,
       audit: (entry) => recordAudit(trx, ctx, entry),
       publish: (event) => state.effects.push(() => deps.events.publish(event)),
+      emit: (type, data) => {
+        state.events.push({ type, data });
+      },
       accessChanged: () => {
         state.accessChanged = true;
       },
@@ -102,6 +116,13 @@ export async function transact<T>(
     open.set(trx, state);
     try {
       const value = await work(state.tx);
+      // The events take the tenant's event sequence, locked until the commit: late, like the
+      // stamps below, so their ids follow the commit order.
+      if (state.events.length > 0 && (await writeEvents(trx, ctx.tenantId, state.events))) {
+        state.effects.push(() => {
+          deliveriesQueued.emit('queued');
+        });
+      }
       // Last, so the tenant's generation row is locked only for the commit itself; the packages'
       // stamps first, so the tenant's stamp moves past them.
       if (state.packages.size > 0 && !state.accessChanged) {

@@ -63,7 +63,12 @@ export async function grantCollection(
       previous: existing?.constraint ?? null,
     });
     const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);
-    accessChangedFor(tx, customerId, 'ACCESS_GRANTED', names);
+    accessChangedFor(
+      tx,
+      customerId,
+      'ACCESS_GRANTED',
+      names.map((n) => ({ name: n, constraint })),
+    );
   });
   const grant: CollectionGrantView = {
     slug: collection.slug,

@@ -22,16 +22,26 @@ export async function requireCustomer(db: Db, ctx: Ctx, customerId: string): Pro
   if (!(await customerExists(db, ctx.tenantId, customerId))) throw notFound('Customer');
 }
 
-/** What the customer may see changed: the stamp moves and one event per package, after commit. */
+/** A package whose grant changed, with the constraint granted or revoked when known. */
+export type GrantChange = string | { name: string; constraint: string | null };
+
+/**
+ * What the customer may see changed: the stamp moves, the outbox gets `access.granted` /
+ * `access.revoked` per package in the transaction, and the bus one event per package after commit.
+ */
 export function accessChangedFor(
   tx: Tx,
   customerId: string,
   activity: Activity,
-  names: string[],
+  changes: readonly GrantChange[],
 ): void {
   tx.accessChanged();
   const at = nowIso();
-  for (const name of names) {
+  const type = activity === 'ACCESS_GRANTED' ? 'access.granted' : 'access.revoked';
+  for (const change of changes) {
+    const { name, constraint } =
+      typeof change === 'string' ? { name: change, constraint: null } : change;
+    tx.emit(type, { customer_id: customerId, package: name, constraint });
     tx.publish({
       type: 'customer.activity',
       tenantId: tx.ctx.tenantId,

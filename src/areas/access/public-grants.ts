@@ -93,7 +93,7 @@ export async function grantPublic(
           previous: existing?.constraint ?? null,
           public: true,
         });
-        accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
+        accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [{ name, constraint }]);
       },
       { within },
     );

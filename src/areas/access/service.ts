@@ -139,7 +139,7 @@ export class AccessService {
             constraint,
             previous: existing?.constraint ?? null,
           });
-          accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [name]);
+          accessChangedFor(tx, customerId, 'ACCESS_GRANTED', [{ name, constraint }]);
         },
         { within: opts.within },
       );
@@ -199,7 +199,7 @@ export class AccessService {
         gone.map((g) => g.package_id),
       );
       const before = new Map(current.map((g) => [g.package_id, g]));
-      const added: string[] = [];
+      const added: { name: string; constraint: string }[] = [];
       for (const item of items) {
         const packageId = ids.get(item.name) ?? '';
         const old = before.get(packageId);
@@ -211,13 +211,13 @@ export class AccessService {
           constraint: item.constraint,
           granted_at: now,
         });
-        added.push(item.name);
+        added.push({ name: item.name, constraint: item.constraint });
       }
-      const removed = gone.map((g) => g.name);
+      const removed = gone.map((g) => ({ name: g.name, constraint: g.constraint }));
       await auditCustomer(trx, 'access.replace', customerId, {
         packages: items.map((i) => ({ package: i.name, constraint: i.constraint })),
-        changed: added,
-        removed,
+        changed: added.map((a) => a.name),
+        removed: removed.map((r) => r.name),
       });
       accessChangedFor(tx, customerId, 'ACCESS_GRANTED', added);
       accessChangedFor(tx, customerId, 'ACCESS_REVOKED', removed);
@@ -234,11 +234,14 @@ export class AccessService {
     }
     if (!packageId) throw notFound('Package');
     await transact(this.deps, ctx, async (tx) => {
+      const old = await store.findGrant(tx.db, ctx.tenantId, customerId, packageId);
       if ((await store.deleteGrants(tx.db, ctx.tenantId, customerId, [packageId])) === 0) {
         throw notFound('Package access');
       }
       await auditCustomer(tx.db, 'access.revoke', customerId, { package: name });
-      accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [name]);
+      accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [
+        { name, constraint: old?.constraint ?? null },
+      ]);
     });
   }
 

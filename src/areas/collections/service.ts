@@ -173,8 +173,10 @@ export class CollectionService {
     packages: string[],
   ): void {
     const at = nowIso();
+    const type = activity === 'ACCESS_GRANTED' ? 'access.granted' : 'access.revoked';
     for (const customerId of customers) {
       for (const pkg of packages) {
+        tx.emit(type, { customer_id: customerId, package: pkg, constraint: null });
         tx.publish({
           type: 'customer.activity',
           tenantId: tx.ctx.tenantId,

@@ -67,6 +67,7 @@ async function expireCustomers(
         },
       });
       tx.accessChanged();
+      tx.emit('customer.status_changed', { customer_id: row.id, from: row.status, to: 'EXPIRED' });
       tx.publish({
         type: 'customer.activity',
         tenantId,

@@ -97,9 +97,10 @@ export class CustomerService {
       updated_at: now,
     };
     try {
-      await transact(this.deps, ctx, async ({ db: trx, audit }) => {
+      await transact(this.deps, ctx, async ({ db: trx, audit, emit }) => {
         await assertCountLeft(this.deps, trx, ctx.tenantId, 'customers');
         await store.insertCustomer(trx, row);
+        emit('customer.created', { customer_id: row.id });
         await audit({
           action: 'customer.create',
           target: { type: 'customer', id: row.id },
@@ -145,8 +146,9 @@ export class CustomerService {
   }
 
   async delete(ctx: Ctx, id: string): Promise<void> {
-    await transact(this.deps, ctx, async ({ db: trx, audit }) => {
+    await transact(this.deps, ctx, async ({ db: trx, audit, emit }) => {
       if (!(await store.deleteCustomer(trx, ctx.tenantId, id))) throw notFound('Customer');
+      emit('customer.deleted', { customer_id: id });
       requireUnit(trx).accessChanged();
       await audit({ action: 'customer.delete', target: { type: 'customer', id } });
     });

@@ -82,6 +82,7 @@ export async function setStatus(
     summary: { from: row.status, to: status, reason, ...details },
   });
   tx.accessChanged();
+  tx.emit('customer.status_changed', { customer_id: row.id, from: row.status, to: status });
   tx.publish({
     type: 'customer.activity',
     tenantId: ctx.tenantId,

@@ -92,9 +92,10 @@ export class PackageService {
       updated_at: now,
     };
     try {
-      await transact(this.deps, ctx, async ({ db: trx, audit }) => {
+      await transact(this.deps, ctx, async ({ db: trx, audit, emit }) => {
         await assertCountLeft(this.deps, trx, ctx.tenantId, 'packages');
         await trx.insertInto('packages').values(row).execute();
+        emit('package.created', { package: row.name });
         if (monorepoPaths) {
           await trx
             .insertInto('monorepos')
@@ -123,7 +124,7 @@ export class PackageService {
 
   async delete(ctx: Ctx, name: string): Promise<void> {
     const row = await this.get(ctx, name);
-    await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit }) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit, emit }) => {
       accessChanged();
       // A monorepo parent takes its child packages with it.
       const children = await trx
@@ -150,6 +151,7 @@ export class PackageService {
         .where('id', 'in', ids)
         .execute();
       await recountStorage(trx, ctx.tenantId);
+      for (const { name: gone } of names) emit('package.deleted', { package: gone });
       await audit({
         action: 'package.delete',
         target: { type: 'package', id: row.name },
@@ -226,7 +228,7 @@ export class PackageService {
   ) {
     const found = await this.version(ctx, name, version);
     const updated = { ...found.version, [flag]: value ? 1 : 0, updated_at: nowIso() };
-    await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit }) => {
+    await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit, emit }) => {
       accessChanged();
       await trx
         .updateTable('versions')
@@ -236,6 +238,9 @@ export class PackageService {
         .execute();
       await rebuildPackageMetadata(trx, ctx.tenantId, found.pkg.id);
       const verb = flag === 'yanked' ? (value ? 'yank' : 'unyank') : 'deprecate';
+      const type = flag === 'yanked' ? `version.${verb}ed` : value ? 'version.deprecated' : null;
+      if (type === 'version.yanked' || type === 'version.unyanked' || type === 'version.deprecated')
+        emit(type, { package: found.pkg.name, version: found.version.version });
       await audit({
         action: `package.${verb}`,
         target: { type: 'package', id: found.pkg.name },

@@ -22,6 +22,7 @@ import { raiseUsageNotifications } from '../usage/notifications.js';
 import { recountStorage } from '../usage/storage-counter.js';
 import type { SyncResult, ChildResult, Target } from './types.js';
 import { planChildren } from './monorepo-plan.js';
+import { emitSynced, recordSyncFailure } from './synced-events.js';
 import { assertSomeVersion, writeTarget, monorepoParentOf } from './write-versions.js';
 export { monorepoParentOf };
 export type { SyncResult, ChildResult };
@@ -143,12 +144,7 @@ export class SyncService {
       // package's sync status now.
       if (signal?.aborted) throw err;
       const message = err instanceof Error ? err.message : String(err);
-      await db
-        .updateTable('packages')
-        .set({ sync_status: 'failed', sync_error: message, updated_at: nowIso() })
-        .where('tenant_id', '=', pkg.tenant_id)
-        .where('id', '=', pkg.id)
-        .execute();
+      await recordSyncFailure(this.deps, pkg, message);
       this.publish(pkg, 'failed', null, message, started);
       throw err;
     }
@@ -247,6 +243,7 @@ export class SyncService {
       }
       // The counter follows the versions: a sync that wrote none leaves it as it is.
       if (changed) await recountStorage(trx, pkg.tenant_id);
+      for (const t of targets) emitSynced(tx, t.pkg.name, results.get(t)!, t.isNew);
       signal?.throwIfAborted();
     });
     if (this.fullySynced.size > 100_000) this.fullySynced.clear();

@@ -87,7 +87,7 @@ export class TokenService {
         package_scopes: JSON.parse(settings.package_scopes) as unknown,
         expires_at: settings.expires_at,
       });
-      this.publish(tx, customerId, 'TOKEN_CREATED');
+      this.publish(tx, customerId, 'TOKEN_CREATED', [created.row.id]);
       return created;
     });
   }
@@ -99,7 +99,7 @@ export class TokenService {
       tx.accessChanged();
       if (!(await store.deleteToken(tx.db, ctx.tenantId, customerId, id))) throw notFound('Token');
       await this.audit(tx, 'token.revoke', customerId, id);
-      this.publish(tx, customerId, 'TOKEN_REVOKED');
+      this.publish(tx, customerId, 'TOKEN_REVOKED', [id]);
     });
   }
 
@@ -115,8 +115,8 @@ export class TokenService {
       if (!(await store.deleteToken(tx.db, ctx.tenantId, customerId, id))) throw notFound('Token');
       const created = await this.issue(ctx, customerId, old, tx.db);
       await this.audit(tx, 'token.rotate', customerId, id, { new_id: created.row.id });
-      this.publish(tx, customerId, 'TOKEN_REVOKED');
-      this.publish(tx, customerId, 'TOKEN_CREATED');
+      this.publish(tx, customerId, 'TOKEN_REVOKED', [id]);
+      this.publish(tx, customerId, 'TOKEN_CREATED', [created.row.id]);
       return created;
     });
   }
@@ -130,9 +130,11 @@ export class TokenService {
       tx.accessChanged();
       const revoked = await store.deleteAllTokens(tx.db, ctx.tenantId, customerId);
       const created = await this.issue(ctx, customerId, settings, tx.db);
-      await this.audit(tx, 'token.regenerate', customerId, created.row.id, { revoked });
-      if (revoked > 0) this.publish(tx, customerId, 'TOKEN_REVOKED');
-      this.publish(tx, customerId, 'TOKEN_CREATED');
+      await this.audit(tx, 'token.regenerate', customerId, created.row.id, {
+        revoked: revoked.length,
+      });
+      this.publish(tx, customerId, 'TOKEN_REVOKED', revoked);
+      this.publish(tx, customerId, 'TOKEN_CREATED', [created.row.id]);
       return created;
     });
   }
@@ -143,9 +145,11 @@ export class TokenService {
     await transact(this.deps, ctx, async (tx) => {
       // Which tokens exist, and what each may see, is what Composer answers depend on.
       tx.accessChanged();
-      const count = await store.deleteAllTokens(tx.db, ctx.tenantId, customerId);
-      await this.audit(tx, 'token.revoke_all', customerId, customerId, { revoked: count });
-      if (count > 0) this.publish(tx, customerId, 'TOKEN_REVOKED');
+      const revoked = await store.deleteAllTokens(tx.db, ctx.tenantId, customerId);
+      await this.audit(tx, 'token.revoke_all', customerId, customerId, {
+        revoked: revoked.length,
+      });
+      this.publish(tx, customerId, 'TOKEN_REVOKED', revoked);
     });
   }
 
@@ -212,8 +216,19 @@ export class TokenService {
     }
   }
 
-  /** Published by the unit of work once it has committed. */
-  private publish(tx: Tx, customerId: string, activity: 'TOKEN_CREATED' | 'TOKEN_REVOKED') {
+  /**
+   * The outbox's `token.created` / `token.revoked` per token, in the transaction; the bus's
+   * activity (once, when any token moved) after the commit.
+   */
+  private publish(
+    tx: Tx,
+    customerId: string,
+    activity: 'TOKEN_CREATED' | 'TOKEN_REVOKED',
+    tokenIds: readonly string[],
+  ) {
+    if (tokenIds.length === 0) return;
+    const type = activity === 'TOKEN_CREATED' ? 'token.created' : 'token.revoked';
+    for (const tokenId of tokenIds) tx.emit(type, { customer_id: customerId, token_id: tokenId });
     tx.publish({
       type: 'customer.activity',
       tenantId: tx.ctx.tenantId,

@@ -58,11 +58,13 @@ export async function deleteToken(
 }
 
 /** Revokes every token of a customer; returns how many there were. */
+/** Deletes every token of the customer; returns the ids deleted. */
 export async function deleteAllTokens(db: Db, tenantId: string, customerId: string) {
-  const result = await forTenant(db, tenantId)
+  const rows = await forTenant(db, tenantId)
     .deleteFrom('customer_tokens')
     .where('tenant_id', '=', tenantId)
     .where('customer_id', '=', customerId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -26,6 +26,7 @@ import * as publicGrants from './migrations/2026-11-24-40-public-grants.js';
 import * as usageNotifications from './migrations/2026-11-24-50-usage-notifications.js';
 import * as packageStamps from './migrations/2026-11-24-60-package-stamps.js';
 import * as oauthBrowserBinding from './migrations/2026-11-24-70-oauth-browser-binding.js';
+import * as eventsOutbox from './migrations/2026-11-27-10-events-outbox.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-50-usage-notifications': usageNotifications,
   '2026-11-24-60-package-stamps': packageStamps,
   '2026-11-24-70-oauth-browser-binding': oauthBrowserBinding,
+  '2026-11-27-10-events-outbox': eventsOutbox,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -46,11 +46,18 @@ import type {
   AdvisoryFingerprintsTable,
   VulnerabilityMatchesTable,
 } from './tables/advisories.js';
+import type {
+  EventCountersTable,
+  EventsTable,
+  WebhookEndpointsTable,
+  WebhookEventDeliveriesTable,
+} from './tables/events.js';
 
 export type * from './tables/registry.js';
 export type * from './tables/integrations.js';
 export type * from './tables/proxy.js';
 export type * from './tables/advisories.js';
+export type * from './tables/events.js';
 
 /**
  * Table types. Timestamps are ISO 8601 strings and booleans are 0/1 integers in both dialects, so
@@ -98,6 +105,10 @@ export interface Database {
   advisory_sources: AdvisorySourcesTable;
   advisory_fingerprints: AdvisoryFingerprintsTable;
   vulnerability_matches: VulnerabilityMatchesTable;
+  event_counters: EventCountersTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_event_deliveries: WebhookEventDeliveriesTable;
 }
 
 export const DEFAULT_TENANT_ID = 'default';

@@ -14,6 +14,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   'customer_tokens',
   'customers',
   'downloads',
+  'event_counters',
+  'events',
   'frozen_versions',
   'grants',
   'hostapp_installations',
@@ -41,5 +43,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   'vulnerability_matches',
   'webhook_deliveries',
   'webhook_delivery_packages',
+  'webhook_endpoints',
+  'webhook_event_deliveries',
   'webhook_receipts',
 ]);
