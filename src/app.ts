@@ -33,6 +33,7 @@ import { auditRoutes } from './areas/audit/routes.js';
 import { statsRoutes } from './areas/stats/routes.js';
 import { licenseRoutes } from './areas/license/routes.js';
 import { settingsRoutes } from './areas/settings/routes.js';
+import { portalRoutes } from './areas/portal/routes.js';
 import { healthRoutes } from './areas/health/routes.js';
 import { graphqlPlugin } from './graphql/plugin.js';
 import { createMetrics } from './http/metrics.js';
@@ -234,6 +235,7 @@ export async function buildApp({
       await api.register(collectionRoutes);
       await api.register(licenseRoutes);
       await api.register(settingsRoutes);
+      await api.register(portalRoutes);
       await api.register(taskRoutes);
       await api.register(auditRoutes);
       await api.register(oauthRoutes);

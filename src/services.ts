@@ -1,4 +1,5 @@
 import { SettingsService } from './areas/settings/service.js';
+import { PortalService } from './areas/portal/service.js';
 import type { Deps } from './context.js';
 import { TENANT_REMOVE_TASK, TenantService } from './areas/tenants/service.js';
 import { AuthService } from './areas/auth/service.js';
@@ -63,6 +64,8 @@ export interface Services {
   vulnerabilities: VulnerabilityService;
   advisoryFeed: AdvisoryFeed;
   settings: SettingsService;
+  /** The customer portal's API (docs/portal.md). */
+  portal: PortalService;
   /** The Cloud edition's platform API. */
   tenants: TenantService;
 }
@@ -147,6 +150,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     proxy.advisories = advisoryFeed;
   }
   tenants.usage = composer.usage;
+  const packages = new PackageService(deps, tasks, sync);
+  const tokens = new TokenService(deps);
   const services: Services = {
     deps,
     auth,
@@ -154,7 +159,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     composer,
     stats: new StatsService(deps, composer.usage),
     customers,
-    packages: new PackageService(deps, tasks, sync),
+    packages,
     artifacts: new ArtifactService(deps),
     sync,
     monorepos: new MonorepoService(deps, (ctx, name) => services.packages.requestSync(ctx, name)),
@@ -163,7 +168,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
       scheduler,
       leaseMs: deps.config.taskLeaseSeconds * 1000,
     }),
-    tokens: new TokenService(deps),
+    tokens,
+    portal: new PortalService(deps, composer, packages, tokens, settings),
     team: new TeamService(deps),
     access: new AccessService(deps),
     collections: new CollectionService(deps),

@@ -12,6 +12,22 @@ let t: TestApp;
 let viewer: string;
 let routes: { method: string; url: string }[];
 
+/** Routes anyone may call without credentials: the portal's branding (docs/portal.md). */
+const PUBLIC_ROUTES = new Set(['GET /api/v1/portal']);
+/**
+ * The customer portal's API (docs/portal.md): customer tokens only; an admin token, whatever its
+ * level, is refused with 403 FORBIDDEN (admins use the admin API).
+ */
+const PORTAL_ROUTES = new Set([
+  'GET /api/v1/me',
+  'GET /api/v1/me/packages',
+  'GET /api/v1/me/packages/x/x',
+  'GET /api/v1/me/tokens',
+  'POST /api/v1/me/tokens',
+  'DELETE /api/v1/me/tokens/x',
+]);
+const nameOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+
 beforeAll(async () => {
   // The sweep sends hundreds of bad tokens from one address: the failure limit has its own test.
   t = await createTestApp({ AUTH_FAILURE_LIMIT: '0' });
@@ -43,9 +59,14 @@ describe('admin API authorization, route by route', () => {
   });
 
   it('answers 401 with the contract body to a missing or unknown token on every route', async () => {
+    expect(routes.filter((r) => PUBLIC_ROUTES.has(nameOf(r)))).toHaveLength(PUBLIC_ROUTES.size);
     for (const route of routes) {
       for (const headers of [{}, { authorization: 'Bearer not-a-real-token' }]) {
         const res = await t.app.inject({ method: route.method as 'GET', url: route.url, headers });
+        if (PUBLIC_ROUTES.has(nameOf(route))) {
+          expect(res.statusCode, nameOf(route)).toBe(200);
+          continue;
+        }
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
         expect(res.json()).toMatchObject({ error: 'unauthorized', code: 'UNAUTHORIZED' });
       }
@@ -56,7 +77,10 @@ describe('admin API authorization, route by route', () => {
     const headers = { authorization: `Bearer ${viewer}` };
     for (const route of routes) {
       const res = await t.app.inject({ method: route.method as 'GET', url: route.url, headers });
-      if (route.method === 'GET') {
+      if (PORTAL_ROUTES.has(nameOf(route))) {
+        expect(res.statusCode, nameOf(route)).toBe(403);
+        expect(res.json().code, nameOf(route)).toBe('FORBIDDEN');
+      } else if (route.method === 'GET') {
         expect(res.statusCode, `${route.method} ${route.url}`).not.toBe(401);
         // A feature that is off (e.g. the GitHub App unconfigured) may answer 403
         // FEATURE_NOT_AVAILABLE; a viewer is never refused for its level on a read, team tokens
@@ -105,10 +129,12 @@ describe('admin API authorization, route by route', () => {
         payload: { name: 'ci', scope: 'admin' },
       })
     ).json().plain_token as string;
-    // The two routes customer tokens may call (docs/api.md, docs/access.md).
+    // The routes customer tokens may call (docs/api.md, docs/access.md, docs/portal.md).
     const customerRoutes = new Set([
       'POST /api/v1/packages/x/x/sync',
       'POST /api/v1/packages/x/x/artifacts',
+      ...PORTAL_ROUTES,
+      ...PUBLIC_ROUTES,
     ]);
     const headers = { authorization: `Bearer ${token}` };
     for (const route of routes) {
@@ -131,7 +157,11 @@ describe('admin API authorization, route by route', () => {
       });
       const name = `${route.method} ${route.url}`;
       expect(res.statusCode, `${name}: ${res.body}`).not.toBe(401);
-      if (res.statusCode === 403) expect(res.json().code, name).toBe('FEATURE_NOT_AVAILABLE');
+      // The portal refuses admins (a POST without its body is refused for the body first).
+      if (PORTAL_ROUTES.has(name)) expect([400, 403], name).toContain(res.statusCode);
+      else if (res.statusCode === 403) {
+        expect(res.json().code, name).toBe('FEATURE_NOT_AVAILABLE');
+      }
     }
   });
 

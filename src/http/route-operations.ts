@@ -113,6 +113,14 @@ export const ROUTE_OPERATIONS: Readonly<Record<string, Operation | Rule>> = {
   'GET /api/v1/vulnerabilities': 'vulnerabilities.list',
   'GET /api/v1/vulnerabilities/:id': 'vulnerabilities.get',
   'POST /api/v1/vulnerabilities/scan': 'advisories.queueScan',
+  // The customer portal (docs/portal.md).
+  'GET /api/v1/portal': 'portal.branding',
+  'GET /api/v1/me': 'portal.me',
+  'GET /api/v1/me/packages': 'portal.packages',
+  'GET /api/v1/me/packages/:vendor/:name': 'portal.package',
+  'GET /api/v1/me/tokens': 'portal.tokens',
+  'POST /api/v1/me/tokens': 'portal.createToken',
+  'DELETE /api/v1/me/tokens/:token_id': 'portal.revokeToken',
   // The platform API (Cloud, PLATFORM_ADMIN_TOKEN).
   'GET /api/v1/tenants': 'tenants.list',
   'POST /api/v1/tenants': 'tenants.create',

@@ -13,6 +13,7 @@ import type { MonorepoService } from '../monorepo/service.js';
 import type { OAuthService } from '../oauth/service.js';
 import type { ProxyAdmin } from '../proxy/admin.js';
 import type { PackageService } from '../packages/service.js';
+import type { PortalService } from '../portal/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { StatsService } from '../stats/service.js';
 import type { TaskService } from '../tasks/service.js';
@@ -25,6 +26,9 @@ type Methods<T> = {
   [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? K : never;
 }[keyof T] &
   string;
+/** The scopes that may download, and so use the portal (a `webhook` token may not). */
+const PORTAL_SCOPES = ['admin', 'developer', 'download'] as const;
+
 /** A rule for every public method of T: the compiler refuses a method without one. */
 type Policy<T> = Record<Methods<T>, Rule>;
 
@@ -173,6 +177,8 @@ export const POLICY = {
     get: READ,
     update: WRITE,
     webhookSecret: INTERNAL,
+    // Read by the customer portal's own service (docs/portal.md).
+    portalBranding: INTERNAL,
   } satisfies Policy<SettingsService>,
   vulnerabilities: {
     list: { feature: 'vulnerabilities' },
@@ -185,6 +191,16 @@ export const POLICY = {
     package: READ,
     version: READ,
   } satisfies Policy<StatsService>,
+  /** The customer portal (docs/portal.md): customer tokens; the service refuses admins. */
+  portal: {
+    branding: PUBLIC,
+    me: { customerScopes: PORTAL_SCOPES },
+    packages: { customerScopes: PORTAL_SCOPES },
+    package: { customerScopes: PORTAL_SCOPES },
+    tokens: { customerScopes: PORTAL_SCOPES },
+    createToken: { write: true, customerScopes: ['admin'] },
+    revokeToken: { write: true, customerScopes: ['admin'] },
+  } satisfies Policy<PortalService>,
   /** The Cloud edition's platform API (PLATFORM_ADMIN_TOKEN). */
   tenants: {
     list: PLATFORM,

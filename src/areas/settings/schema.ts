@@ -8,6 +8,15 @@ export type WebhookSecretName = (typeof WEBHOOK_SECRET_NAMES)[number];
 
 const Secret = Type.String({ minLength: 1, maxLength: 1024 });
 const IsSet = Type.Object({ set: Type.Boolean() });
+const PortalTitle = Type.String({ minLength: 1, maxLength: 100 });
+const AccentColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$' });
+
+/** The customer portal's branding (docs/portal.md): null shows the defaults. */
+export const PortalBrandingSchema = Type.Object({
+  title: Nullable(Type.String()),
+  accent_color: Nullable(Type.String()),
+});
+export type PortalBranding = Static<typeof PortalBrandingSchema>;
 
 /** `GET /api/v1/settings`: whether each secret is set, never the secret. */
 export const SettingsSchema = Type.Object({
@@ -17,6 +26,7 @@ export const SettingsSchema = Type.Object({
     bitbucket: IsSet,
     stripe: IsSet,
   }),
+  portal: PortalBrandingSchema,
 });
 export type SettingsDto = Static<typeof SettingsSchema>;
 
@@ -30,6 +40,15 @@ export const UpdateSettingsBody = Type.Object(
           gitlab: Type.Optional(Nullable(Secret)),
           bitbucket: Type.Optional(Nullable(Secret)),
           stripe: Type.Optional(Nullable(Secret)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    portal: Type.Optional(
+      Type.Object(
+        {
+          title: Type.Optional(Nullable(PortalTitle)),
+          accent_color: Type.Optional(Nullable(AccentColor)),
         },
         { additionalProperties: false },
       ),

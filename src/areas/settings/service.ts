@@ -5,10 +5,18 @@ import type { SecretBox } from '../../infra/secret-box.js';
 import { unauthorized } from '../../errors.js';
 import { transact } from '../../unit-of-work.js';
 import { WEBHOOK_SECRET_NAMES } from './schema.js';
-import type { SettingsDto, UpdateSettingsInput, WebhookSecretName } from './schema.js';
+import type {
+  PortalBranding,
+  SettingsDto,
+  UpdateSettingsInput,
+  WebhookSecretName,
+} from './schema.js';
 import { settingsBox } from './secret-key.js';
 
 const keyOf = (name: WebhookSecretName) => `webhook_secret.${name}`;
+/** The customer portal's branding, stored as plain values (nothing secret). */
+const PORTAL_KEYS = { title: 'portal.title', accent_color: 'portal.accent_color' } as const;
+type PortalField = keyof typeof PORTAL_KEYS;
 /** Authenticated with each value, so a sealed secret copied to another tenant or key won't open. */
 const contextOf = (tenantId: string, name: WebhookSecretName) =>
   `settings:${tenantId}:${keyOf(name)}`;
@@ -42,7 +50,21 @@ export class SettingsService {
         bitbucket: { set: set.has(keyOf('bitbucket')) },
         stripe: { set: set.has(keyOf('stripe')) },
       },
+      portal: await this.portalBranding(ctx.tenantId),
     };
+  }
+
+  /** The customer portal's title and accent colour (docs/portal.md); null where unset. */
+  async portalBranding(tenantId: string): Promise<PortalBranding> {
+    const rows = await this.deps.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('tenant_id', '=', tenantId)
+      .where('key', 'in', Object.values(PORTAL_KEYS))
+      .execute();
+    const value = (field: PortalField) =>
+      rows.find((r) => r.key === PORTAL_KEYS[field])?.value ?? null;
+    return { title: value('title'), accent_color: value('accent_color') };
   }
 
   async update(ctx: Ctx, input: UpdateSettingsInput): Promise<SettingsDto> {
@@ -66,11 +88,15 @@ export class SettingsService {
           changed[name] = 'set';
         }
       }
-      if (names.length > 0) {
+      const portal = await savePortal(tx.db, ctx.tenantId, input.portal ?? {});
+      if (names.length > 0 || Object.keys(portal).length > 0) {
         await tx.audit({
           action: 'settings.update',
           target: { type: 'settings', id: ctx.tenantId },
-          summary: { webhook_secrets: changed },
+          summary: {
+            ...(names.length > 0 ? { webhook_secrets: changed } : {}),
+            ...(Object.keys(portal).length > 0 ? { portal } : {}),
+          },
         });
       }
     });
@@ -124,4 +150,34 @@ async function clear(db: Db, tenantId: string, name: WebhookSecretName) {
     .where('tenant_id', '=', tenantId)
     .where('key', '=', keyOf(name))
     .execute();
+}
+
+/** Sets (a value) or clears (null) the portal's branding fields given; returns what changed. */
+async function savePortal(
+  db: Db,
+  tenantId: string,
+  input: Partial<Record<PortalField, string | null>>,
+): Promise<Partial<Record<PortalField, string | null>>> {
+  const changed: Partial<Record<PortalField, string | null>> = {};
+  for (const field of Object.keys(PORTAL_KEYS) as PortalField[]) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const key = PORTAL_KEYS[field];
+    if (value === null) {
+      await db
+        .deleteFrom('settings')
+        .where('tenant_id', '=', tenantId)
+        .where('key', '=', key)
+        .execute();
+    } else {
+      const stored = field === 'accent_color' ? value.toLowerCase() : value;
+      await db
+        .insertInto('settings')
+        .values({ tenant_id: tenantId, key, value: stored })
+        .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ value: stored }))
+        .execute();
+    }
+    changed[field] = value;
+  }
+  return changed;
 }

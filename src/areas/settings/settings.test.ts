@@ -13,6 +13,7 @@ const NONE_SET = {
     bitbucket: { set: false },
     stripe: { set: false },
   },
+  portal: { title: null, accent_color: null },
 };
 
 /** A GitHub `ping` delivery signed with `secret`, on `host`. */
@@ -71,6 +72,7 @@ describe('tenant settings: webhook secrets (single registry)', () => {
         bitbucket: { set: false },
         stripe: { set: true },
       },
+      portal: { title: null, accent_color: null },
     });
     expect(set.body).not.toContain('tenant-github-secret');
     const rows = await t.db.selectFrom('settings').select(['key', 'value']).execute();
