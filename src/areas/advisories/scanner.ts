@@ -109,6 +109,11 @@ export class VulnerabilityScanner {
         const advisory = byId.get(advisoryId);
         if (!advisory) continue;
         tx.publish(detectedEvent(tenantId, advisory, rows, now));
+        tx.emit('vulnerability.detected', {
+          advisory_id: advisory.advisory_id,
+          package: advisory.package_name,
+          affected_versions: rows.map((r) => r.version),
+        });
         const cached = rows.filter((r) => r.origin === 'proxy').map((r) => r.version);
         if (cached.length > 0) {
           await addAlert(

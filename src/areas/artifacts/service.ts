@@ -122,6 +122,13 @@ export class ArtifactService {
           summary: { version: v.version, shasum, size: upload.size },
         });
         tx.accessChanged();
+        tx.emit('version.published', { package: pkg.name, version: v.version });
+        tx.emit('package.synced', {
+          package: pkg.name,
+          versions_added: [v.version],
+          versions_removed: [],
+          status: 'ok',
+        });
         tx.publish({
           type: 'package.synced',
           tenantId: pkg.tenant_id,

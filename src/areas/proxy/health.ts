@@ -1,4 +1,6 @@
 import type { Db } from '../../infra/db/connection.js';
+import { transact } from '../../unit-of-work.js';
+import type { UnitOfWorkDeps } from '../../unit-of-work.js';
 import { addAlert } from './store.js';
 import type { UpstreamFailure } from './upstream.js';
 
@@ -18,11 +20,38 @@ const SUCCESS_WRITE_INTERVAL_MS = 5000;
 export class UpstreamHealth {
   /** When this process last wrote a success per tenant: a burst of successes writes once. */
   private readonly lastSuccessWrite = new Map<string, number>();
+  private readonly db: Db;
 
   constructor(
-    private readonly db: Db,
+    private readonly deps: UnitOfWorkDeps,
     private readonly upstreamUrl: string,
-  ) {}
+  ) {
+    this.db = deps.db;
+  }
+
+  /**
+   * The one update that flips the state, its alert and its outbox event
+   * (`proxy.upstream_unreachable` / `proxy.upstream_recovered`), in one unit: once per transition.
+   */
+  private flip(tenantId: string, to: 0 | 1, alert: (db: Db) => Promise<void>): Promise<boolean> {
+    const system = { tenantId, actor: { kind: 'system' as const, id: null } };
+    return transact(this.deps, system, async (tx) => {
+      const flipped = await tx.db
+        .updateTable('proxy_health')
+        .set(
+          to === 1 ? { reachable: 1, last_success_at: new Date().toISOString() } : { reachable: 0 },
+        )
+        .where('tenant_id', '=', tenantId)
+        .where('reachable', '=', to === 1 ? 0 : 1)
+        .executeTakeFirst();
+      if (Number(flipped.numUpdatedRows) === 0) return false;
+      await alert(tx.db);
+      tx.emit(to === 1 ? 'proxy.upstream_recovered' : 'proxy.upstream_unreachable', {
+        upstream_url: this.upstreamUrl,
+      });
+      return true;
+    });
+  }
 
   private async ensureRow(tenantId: string): Promise<void> {
     await this.db
@@ -44,22 +73,16 @@ export class UpstreamHealth {
     this.lastSuccessWrite.set(tenantId, Date.now());
     await this.ensureRow(tenantId);
     const now = new Date().toISOString();
-    const flipped = await this.db
-      .updateTable('proxy_health')
-      .set({ reachable: 1, last_success_at: now })
-      .where('tenant_id', '=', tenantId)
-      .where('reachable', '=', 0)
-      .executeTakeFirst();
-    if (Number(flipped.numUpdatedRows) > 0) {
-      await addAlert(
-        this.db,
+    const flipped = await this.flip(tenantId, 1, (db) =>
+      addAlert(
+        db,
         tenantId,
         'upstream_recovered',
         null,
         `The upstream ${this.upstreamUrl} answers again`,
-      );
-      return;
-    }
+      ),
+    );
+    if (flipped) return;
     await this.db
       .updateTable('proxy_health')
       .set({ last_success_at: now })
@@ -77,21 +100,15 @@ export class UpstreamHealth {
       .where('tenant_id', '=', tenantId)
       .execute();
     if (failure.kind !== 'unreachable') return;
-    const flipped = await this.db
-      .updateTable('proxy_health')
-      .set({ reachable: 0 })
-      .where('tenant_id', '=', tenantId)
-      .where('reachable', '=', 1)
-      .executeTakeFirst();
-    if (Number(flipped.numUpdatedRows) > 0) {
-      await addAlert(
-        this.db,
+    await this.flip(tenantId, 0, (db) =>
+      addAlert(
+        db,
         tenantId,
         'upstream_unreachable',
         pkg,
         `The upstream ${this.upstreamUrl} is unreachable: ${failure.message}`,
-      );
-    }
+      ),
+    );
   }
 
   status(tenantId: string) {

@@ -75,7 +75,7 @@ export class ProxyService {
           blockPrivateHosts: deps.config.blockPrivateGitHosts,
         })
       : null;
-    this.health = on ? new UpstreamHealth(deps.db, settings.upstreamUrl!) : null;
+    this.health = on ? new UpstreamHealth(deps, settings.upstreamUrl!) : null;
     this.archives =
       this.upstream && this.health ? new ArchiveFetcher(deps, this.upstream, this.health) : null;
   }

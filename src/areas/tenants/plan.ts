@@ -12,7 +12,7 @@ import { raiseUsageNotifications, usageValue } from '../usage/notifications.js';
  * Once the unit commits, the 80 % and 100 % notifications are raised when earned.
  */
 export async function assertCountLeft(
-  deps: Pick<Deps, 'config' | 'dialect' | 'db' | 'log'>,
+  deps: Pick<Deps, 'config' | 'dialect' | 'db' | 'log' | 'events' | 'generations'>,
   trx: Db,
   tenantId: string,
   what: 'packages' | 'customers',

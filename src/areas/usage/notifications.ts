@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { UsageNotificationsTable } from '../../infra/db/schema.js';
 import type { Deps } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
 import { newId } from '../../infra/crypto.js';
@@ -5,6 +7,7 @@ import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { PlanLimits } from '../../config-cloud.js';
 import { planLimitsOf } from './limits.js';
 import { storedStorageUsed } from './storage-counter.js';
+import { transact } from '../../unit-of-work.js';
 
 /** The metrics of `GET /tenants/{id}/usage` that plans limit. */
 export type UsageMetric = 'bandwidth_bytes' | 'storage_bytes' | 'packages' | 'customers';
@@ -69,7 +72,7 @@ export async function usageValue(db: Db, tenantId: string, metric: UsageMetric):
  * Never throws: a failure is logged, and the next change checks again.
  */
 export async function raiseUsageNotifications(
-  deps: Pick<Deps, 'db' | 'config' | 'log'>,
+  deps: Pick<Deps, 'db' | 'config' | 'log' | 'events' | 'generations'>,
   tenantId: string,
   metrics: readonly UsageMetric[],
   /** The tenant's plan when the caller knows it already (read from the database otherwise). */
@@ -80,7 +83,7 @@ export async function raiseUsageNotifications(
     if (!plan) return;
     const period = currentPeriod();
     const createdAt = new Date().toISOString();
-    const rows = [];
+    const rows: Insertable<UsageNotificationsTable>[] = [];
     for (const metric of metrics) {
       const limit = plan[metric];
       if (limit === null || limit <= 0) continue;
@@ -101,11 +104,24 @@ export async function raiseUsageNotifications(
       }
     }
     if (rows.length === 0) return;
-    await forTenant(deps.db, tenantId)
-      .insertInto('usage_notifications')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['tenant_id', 'metric', 'percent', 'period']).doNothing())
-      .execute();
+    const system = { tenantId, actor: { kind: 'system' as const, id: null } };
+    await transact(deps, system, async (tx) => {
+      // Only the rows raised now (not those another node or an earlier change raised) are events.
+      const raised = await forTenant(tx.db, tenantId)
+        .insertInto('usage_notifications')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['tenant_id', 'metric', 'percent', 'period']).doNothing())
+        .returning(['type', 'metric', 'percent', 'value', 'limit_value'])
+        .execute();
+      for (const r of raised) {
+        tx.emit(r.type === 'usage_warning' ? 'usage.warning' : 'usage.limit_reached', {
+          metric: r.metric,
+          percent: Number(r.percent),
+          value: Number(r.value),
+          limit: Number(r.limit_value),
+        });
+      }
+    });
   } catch (err) {
     deps.log.error({ err, tenant: tenantId, metrics }, 'usage notifications check failed');
   }
