@@ -8,6 +8,7 @@ import { PackageService } from './areas/packages/service.js';
 import { SyncService } from './areas/sync/service.js';
 import { ArtifactService } from './areas/artifacts/service.js';
 import { TaskService } from './areas/tasks/service.js';
+import { packageSyncs } from './areas/packages/sync-queue.js';
 import { Worker } from './areas/tasks/worker.js';
 import type { TaskRun } from './areas/tasks/worker.js';
 import { Scheduler } from './areas/tasks/scheduler.js';
@@ -72,6 +73,7 @@ export interface Services {
 
 export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const tasks = new TaskService(deps);
+  tasks.packageSyncs = packageSyncs(deps, tasks);
   const hostApp = new HostAppService(deps, () => services.packages, tasks);
   const oauth = new OAuthService(deps);
   // The GitHub App's installation token first, then the registry's OAuth connection.

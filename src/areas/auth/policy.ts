@@ -122,6 +122,7 @@ export const POLICY = {
     // transports go through `create`, which checks what it queues.
     enqueue: INTERNAL,
     enqueueScheduled: INTERNAL,
+    enqueueDeduped: INTERNAL,
     syncAll: INTERNAL,
     cleanup: INTERNAL,
   } satisfies Policy<TaskService>,

@@ -1,4 +1,3 @@
-import { forTenant } from '../../infra/db/tenant-scope.js';
 import { assertCountLeft } from '../tenants/plan.js';
 import { transact } from '../../unit-of-work.js';
 import type { Ctx, Deps } from '../../context.js';
@@ -11,7 +10,7 @@ import { customerPackageAccess } from '../../composer/visibility.js';
 import { recountStorage } from '../usage/storage-counter.js';
 import type { EnqueueOptions, TaskService } from '../tasks/service.js';
 import type { TaskRow } from '../tasks/store.js';
-import { SYNC_TASK } from '../tasks/schema.js';
+import { queuePackageSync } from './sync-queue.js';
 import type { SyncService } from '../sync/service.js';
 import { assertSyncableAlone } from './sync-rule.js';
 import { checkMonorepoPaths, normalizedOrInvalid } from './input.js';
@@ -183,23 +182,8 @@ export class PackageService {
     row: PackageRow,
     options: EnqueueOptions = {},
   ): Promise<TaskRow> {
-    const task = await this.tasks.enqueue(
-      ctx,
-      SYNC_TASK,
-      { package_id: row.id, package: row.name },
-      `sync:${row.id}`,
-      options,
-    );
-    if (task.status === 'pending') {
-      await forTenant(this.deps.db, row.tenant_id)
-        .updateTable('packages')
-        .set({ sync_status: 'pending' })
-        .where('tenant_id', '=', row.tenant_id)
-        .where('id', '=', row.id)
-        .where('sync_status', '!=', 'running')
-        .execute();
-    }
-    return task;
+    const auditAs = ctx.actor.kind === 'system' ? null : ctx;
+    return (await queuePackageSync(this.deps, this.tasks, row, auditAs, options)).row;
   }
 
   private async assertCustomerSees(customerId: string, pkg: PackageRow): Promise<void> {

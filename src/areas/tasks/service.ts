@@ -3,13 +3,9 @@ import { EventEmitter } from 'node:events';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
-import { invalid, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { FieldError } from '../../errors.js';
 import { AppError } from '../../errors.js';
-import type { PackageRow } from '../packages/store.js';
-import { findPackageByName } from '../packages/store.js';
-import { PACKAGE_NAME_RE } from '../packages/schema.js';
-import { assertSyncableAlone } from '../packages/sync-rule.js';
 import { CLEANUP_TASK, SYNC_ALL_TASK, SYNC_TASK } from './schema.js';
 import type { CreateTaskInput, TaskStatus } from './schema.js';
 import * as store from './store.js';
@@ -18,6 +14,7 @@ import { transact } from '../../unit-of-work.js';
 import { cleanupTenant } from './cleanup.js';
 import type { CleanupResult } from './cleanup.js';
 import { systemCtx } from './system-ctx.js';
+import type { PackageSyncs } from './ports.js';
 import type { Db } from '../../infra/db/connection.js';
 
 export interface EnqueueOptions {
@@ -32,6 +29,8 @@ export interface EnqueueOptions {
 export class TaskService {
   /** Wakes an in-process worker as soon as work is queued, instead of waiting for its poll. */
   readonly queued = new EventEmitter();
+  /** Set by createServices: the packages area's sync queueing (ports.ts). */
+  packageSyncs: PackageSyncs | null = null;
 
   constructor(private readonly deps: Deps) {
     // One listener per Worker; tests may run several workers on one service.
@@ -58,7 +57,7 @@ export class TaskService {
    * Like enqueue, and says whether a new task was created. One unit of work (joining `within`'s
    * when given): the worker is woken only once the task row has committed.
    */
-  private async enqueueDeduped(
+  async enqueueDeduped(
     tenantId: string,
     type: string,
     payload: Record<string, unknown>,
@@ -147,20 +146,7 @@ export class TaskService {
     const payload = input.payload ?? {};
     if (input.type === SYNC_TASK) {
       onlyFields(payload, ['package']);
-      const name = payload.package;
-      if (typeof name !== 'string' || name === '') {
-        throw invalid('payload.package', 'is required (vendor/name)');
-      }
-      if (!PACKAGE_NAME_RE.test(name.toLowerCase())) {
-        throw invalid('payload.package', 'must be a package name (vendor/name)');
-      }
-      const pkg = await findPackageByName(this.deps.db, ctx.tenantId, name.toLowerCase());
-      if (!pkg) throw invalid('payload.package', `unknown package ${name}`);
-      if (pkg.type === 'artifact') {
-        throw invalid('payload.package', 'artifact packages have no repository to sync');
-      }
-      await assertSyncableAlone(this.deps.db, pkg);
-      return (await this.queuePackageSync(pkg, ctx)).row;
+      return this.syncs().fromTaskPayload(ctx, payload);
     }
     onlyFields(payload, []);
     return input.type === SYNC_ALL_TASK ? this.queueSyncAll(ctx) : this.queueCleanup(ctx);
@@ -176,24 +162,9 @@ export class TaskService {
     return this.enqueue(ctx, CLEANUP_TASK, {}, CLEANUP_TASK);
   }
 
-  /** The `packages.sync_all` handler: a deduplicated sync per non-artifact package. */
-  async syncAll(
-    tenantId: string,
-    signal?: AbortSignal,
-  ): Promise<{ packages: number; queued: number }> {
-    const packages = await this.deps.db
-      .selectFrom('packages')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('type', '!=', 'artifact')
-      .orderBy('name', 'asc')
-      .execute();
-    let queued = 0;
-    for (const pkg of packages) {
-      signal?.throwIfAborted();
-      if ((await this.queuePackageSync(pkg)).created) queued += 1;
-    }
-    return { packages: packages.length, queued };
+  /** The `packages.sync_all` handler (the packages area's, see ports.ts). */
+  syncAll(tenantId: string, signal?: AbortSignal): Promise<{ packages: number; queued: number }> {
+    return this.syncs().syncAll(tenantId, signal);
   }
 
   /** The `cleanup` handler (cleanup.ts). */
@@ -201,29 +172,9 @@ export class TaskService {
     return cleanupTenant(this.deps, tenantId, signal);
   }
 
-  /** Same task, dedupe key and package state as PackageService's sync request. */
-  private async queuePackageSync(pkg: PackageRow, auditAs: Ctx | null = null) {
-    return transact(this.deps, auditAs ?? systemCtx(pkg.tenant_id), async (tx) => {
-      const queued = await this.enqueueDeduped(
-        pkg.tenant_id,
-        SYNC_TASK,
-        { package_id: pkg.id, package: pkg.name },
-        `sync:${pkg.id}`,
-        auditAs,
-        {},
-        tx.db,
-      );
-      if (queued.row.status === 'pending') {
-        await tx.db
-          .updateTable('packages')
-          .set({ sync_status: 'pending' })
-          .where('tenant_id', '=', pkg.tenant_id)
-          .where('id', '=', pkg.id)
-          .where('sync_status', '!=', 'running')
-          .execute();
-      }
-      return queued;
-    });
+  private syncs(): PackageSyncs {
+    if (!this.packageSyncs) throw new Error('TaskService built without packageSyncs');
+    return this.packageSyncs;
   }
 }
 
