@@ -5,6 +5,8 @@ import zlib from 'node:zlib';
 
 const WEB = path.resolve(import.meta.dirname, '../web');
 const INDEX = path.join(WEB, 'dist', 'index.html');
+/** The customer portal's page, a second entry of the same build (docs/portal.md). */
+const PORTAL = path.join(WEB, 'dist', 'portal.html');
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target);
@@ -18,9 +20,9 @@ function newestMtime(target: string): number {
 
 /** Whether web/dist is missing or older than the UI's sources. */
 export function webBuildStale(): boolean {
-  if (!fs.existsSync(INDEX)) return true;
+  if (!fs.existsSync(INDEX) || !fs.existsSync(PORTAL)) return true;
   if (!fs.existsSync(path.join(WEB, 'src'))) return false;
-  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((f) =>
+  const sources = ['src', 'index.html', 'portal.html', 'vite.config.ts', 'package.json'].map((f) =>
     newestMtime(path.join(WEB, f)),
   );
   return Math.max(...sources) > fs.statSync(INDEX).mtimeMs;

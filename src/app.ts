@@ -34,6 +34,7 @@ import { statsRoutes } from './areas/stats/routes.js';
 import { licenseRoutes } from './areas/license/routes.js';
 import { settingsRoutes } from './areas/settings/routes.js';
 import { portalRoutes } from './areas/portal/routes.js';
+import { portalUiRoutes } from './areas/portal/ui-routes.js';
 import { healthRoutes } from './areas/health/routes.js';
 import { graphqlPlugin } from './graphql/plugin.js';
 import { createMetrics } from './http/metrics.js';
@@ -192,6 +193,7 @@ export async function buildApp({
   await app.register(hostAppSetupRoutes);
   await app.register(metrics.routes(config.metricsToken));
   await app.register(adminUiRoutes);
+  await app.register(portalUiRoutes);
   await app.register(rootRedirectRoutes);
   if (tenants) {
     const platform = services.tenants;

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { nowIso } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
 import { queueDeliveries } from '../outgoing-webhooks/fanout.js';
-import { queueNotifications } from '../notifications/queue.js';
 import type { EventDto, EventType } from './types.js';
 import { eventId } from './types.js';
 
@@ -32,9 +31,8 @@ export async function takeEventSeq(db: Db, tenantId: string, count: number): Pro
 
 /**
  * Writes a unit's events in its transaction (the unit of work calls it once, at the end of the
- * work), the deliveries to the tenant's endpoints subscribed to them, and the task that mails
- * the tenant's notification recipients. Returns true when a delivery or that task was queued,
- * so the unit wakes the workers after commit.
+ * work), and the deliveries to the tenant's endpoints subscribed to them. Returns true when a
+ * delivery was queued, so the unit wakes the workers after commit.
  */
 export async function writeEvents(
   db: Db,
@@ -66,8 +64,5 @@ export async function writeEvents(
     data: events[i]!.data,
     package: r.package,
   }));
-  const delivering = await queueDeliveries(db, tenantId, dtos);
-  // E-mail notifications read the same events (areas/notifications): their task commits too.
-  const mailing = await queueNotifications(db, tenantId, dtos);
-  return delivering || mailing;
+  return queueDeliveries(db, tenantId, dtos);
 }

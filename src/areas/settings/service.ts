@@ -12,7 +12,6 @@ import type {
   WebhookSecretName,
 } from './schema.js';
 import { settingsBox } from './secret-key.js';
-import { readRecipients, writeRecipients } from '../notifications/store.js';
 
 const keyOf = (name: WebhookSecretName) => `webhook_secret.${name}`;
 /** The customer portal's branding, stored as plain values (nothing secret). */
@@ -51,7 +50,6 @@ export class SettingsService {
         bitbucket: { set: set.has(keyOf('bitbucket')) },
         stripe: { set: set.has(keyOf('stripe')) },
       },
-      notification_emails: await readRecipients(this.deps.db, ctx.tenantId),
       portal: await this.portalBranding(ctx.tenantId),
     };
   }
@@ -91,15 +89,12 @@ export class SettingsService {
         }
       }
       const portal = await savePortal(tx.db, ctx.tenantId, input.portal ?? {});
-      const emails = input.notification_emails;
-      if (emails !== undefined) await writeRecipients(tx.db, ctx.tenantId, emails);
-      if (emails !== undefined || names.length > 0 || Object.keys(portal).length > 0) {
+      if (names.length > 0 || Object.keys(portal).length > 0) {
         await tx.audit({
           action: 'settings.update',
           target: { type: 'settings', id: ctx.tenantId },
           summary: {
             ...(names.length > 0 ? { webhook_secrets: changed } : {}),
-            ...(emails !== undefined ? { notification_emails: emails.length } : {}),
             ...(Object.keys(portal).length > 0 ? { portal } : {}),
           },
         });

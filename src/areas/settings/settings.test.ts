@@ -13,7 +13,6 @@ const NONE_SET = {
     bitbucket: { set: false },
     stripe: { set: false },
   },
-  notification_emails: [],
   portal: { title: null, accent_color: null },
 };
 
@@ -73,7 +72,6 @@ describe('tenant settings: webhook secrets (single registry)', () => {
         bitbucket: { set: false },
         stripe: { set: true },
       },
-      notification_emails: [],
       portal: { title: null, accent_color: null },
     });
     expect(set.body).not.toContain('tenant-github-secret');
