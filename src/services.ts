@@ -36,6 +36,8 @@ import { VulnerabilityService } from './areas/advisories/vulnerabilities.js';
 import { AdvisoryFeed } from './areas/advisories/feed.js';
 import { configuredSources } from './areas/advisories/configured-sources.js';
 import { hasFeature } from './editions.js';
+import { NotificationService } from './areas/notifications/service.js';
+import { NOTIFY_TASK } from './areas/notifications/queue.js';
 
 /** Every service, built once per process and shared by REST, GraphQL and the worker. */
 export interface Services {
@@ -87,6 +89,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const advisories = new AdvisoryService(deps, tasks, scanner, () => configuredSources(deps));
   // Each task type's handler and its attempt limit (failed attempts below it are retried).
   const tenants = new TenantService(deps, tasks);
+  const notifications = new NotificationService(deps);
   const handlers = {
     [SYNC_TASK]: {
       maxAttempts: 3,
@@ -123,6 +126,12 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
       maxAttempts: 5,
       run: async (_task: unknown, payload: Record<string, unknown>) =>
         tenants.remove(String(payload.tenant_id)),
+    },
+    // E-mail notifications (docs/notifications.md): retried for about 4 hours while SMTP fails.
+    [NOTIFY_TASK]: {
+      maxAttempts: 10,
+      run: async (task: { tenant_id: string }, _payload: unknown, { signal }: TaskRun) =>
+        notifications.run(task.tenant_id, signal),
     },
     [CLEANUP_TASK]: {
       maxAttempts: 3,

@@ -15,6 +15,7 @@ import type { RenderedDocument } from './response-cache.js';
 import { p2Path } from './fast-path.js';
 import { recordArchiveDownload } from './downloads.js';
 import { meterArchive } from '../usage/archive-meter.js';
+import { changeLogRoutes, changesUrl } from './change-log-routes.js';
 
 const hidden = { hide: true };
 
@@ -100,6 +101,8 @@ export async function composerRoutes(app: App): Promise<void> {
       'metadata-url': '/p2/%package%.json',
       'providers-lazy-url': '/p/%package%.json',
       'notify-batch': `${origin}/downloads/`,
+      // For mirrors: what changed since a time, in packagist.org's format (change-log.ts).
+      'metadata-changes-url': changesUrl(origin),
     };
     // With public names open to all, Composer must ask for any name: no list (docs/proxy.md).
     if (!composer.publicNamesOpen) {
@@ -184,6 +187,8 @@ export async function composerRoutes(app: App): Promise<void> {
         .send(body);
     },
   );
+
+  await changeLogRoutes(app);
 
   // Composer reports installs here; archives are already counted when served.
   app.post('/downloads/', { schema: hidden }, async (_req, reply) => reply.code(204).send());

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { nowIso } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
 import { queueDeliveries } from '../outgoing-webhooks/fanout.js';
+import { queueNotifications } from '../notifications/queue.js';
 import type { EventDto, EventType } from './types.js';
 import { eventId } from './types.js';
 
@@ -31,8 +32,9 @@ export async function takeEventSeq(db: Db, tenantId: string, count: number): Pro
 
 /**
  * Writes a unit's events in its transaction (the unit of work calls it once, at the end of the
- * work), and the deliveries to the tenant's endpoints subscribed to them. Returns true when a
- * delivery was queued, so the unit wakes the workers after commit.
+ * work), the deliveries to the tenant's endpoints subscribed to them, and the task that mails
+ * the tenant's notification recipients. Returns true when a delivery or that task was queued,
+ * so the unit wakes the workers after commit.
  */
 export async function writeEvents(
   db: Db,
@@ -64,5 +66,8 @@ export async function writeEvents(
     data: events[i]!.data,
     package: r.package,
   }));
-  return queueDeliveries(db, tenantId, dtos);
+  const delivering = await queueDeliveries(db, tenantId, dtos);
+  // E-mail notifications read the same events (areas/notifications): their task commits too.
+  const mailing = await queueNotifications(db, tenantId, dtos);
+  return delivering || mailing;
 }

@@ -18,8 +18,15 @@ export const PortalBrandingSchema = Type.Object({
 });
 export type PortalBranding = Static<typeof PortalBrandingSchema>;
 
+/** Who is e-mailed about what needs acting on (docs/notifications.md). */
+export const MAX_NOTIFICATION_EMAILS = 20;
+const NotificationEmails = Type.Array(Type.String({ format: 'email', maxLength: 254 }), {
+  maxItems: MAX_NOTIFICATION_EMAILS,
+});
+
 /** `GET /api/v1/settings`: whether each secret is set, never the secret. */
 export const SettingsSchema = Type.Object({
+  notification_emails: Type.Array(Type.String()),
   webhook_secrets: Type.Object({
     github: IsSet,
     gitlab: IsSet,
@@ -33,6 +40,7 @@ export type SettingsDto = Static<typeof SettingsSchema>;
 /** `PATCH /api/v1/settings`: merges; `null` clears a secret. */
 export const UpdateSettingsBody = Type.Object(
   {
+    notification_emails: Type.Optional(NotificationEmails),
     webhook_secrets: Type.Optional(
       Type.Object(
         {

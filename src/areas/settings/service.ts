@@ -12,6 +12,7 @@ import type {
   WebhookSecretName,
 } from './schema.js';
 import { settingsBox } from './secret-key.js';
+import { readRecipients, writeRecipients } from '../notifications/store.js';
 
 const keyOf = (name: WebhookSecretName) => `webhook_secret.${name}`;
 /** The customer portal's branding, stored as plain values (nothing secret). */
@@ -50,6 +51,7 @@ export class SettingsService {
         bitbucket: { set: set.has(keyOf('bitbucket')) },
         stripe: { set: set.has(keyOf('stripe')) },
       },
+      notification_emails: await readRecipients(this.deps.db, ctx.tenantId),
       portal: await this.portalBranding(ctx.tenantId),
     };
   }
@@ -89,12 +91,15 @@ export class SettingsService {
         }
       }
       const portal = await savePortal(tx.db, ctx.tenantId, input.portal ?? {});
-      if (names.length > 0 || Object.keys(portal).length > 0) {
+      const emails = input.notification_emails;
+      if (emails !== undefined) await writeRecipients(tx.db, ctx.tenantId, emails);
+      if (emails !== undefined || names.length > 0 || Object.keys(portal).length > 0) {
         await tx.audit({
           action: 'settings.update',
           target: { type: 'settings', id: ctx.tenantId },
           summary: {
             ...(names.length > 0 ? { webhook_secrets: changed } : {}),
+            ...(emails !== undefined ? { notification_emails: emails.length } : {}),
             ...(Object.keys(portal).length > 0 ? { portal } : {}),
           },
         });

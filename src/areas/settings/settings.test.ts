@@ -13,6 +13,7 @@ const NONE_SET = {
     bitbucket: { set: false },
     stripe: { set: false },
   },
+  notification_emails: [],
   portal: { title: null, accent_color: null },
 };
 
@@ -72,6 +73,7 @@ describe('tenant settings: webhook secrets (single registry)', () => {
         bitbucket: { set: false },
         stripe: { set: true },
       },
+      notification_emails: [],
       portal: { title: null, accent_color: null },
     });
     expect(set.body).not.toContain('tenant-github-secret');

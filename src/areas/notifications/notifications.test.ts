@@ -1,0 +1,284 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudTenant, createTestApp, waitFor } from '../../../test/helpers.js';
+import type { TestApp } from '../../../test/helpers.js';
+import { GitFixture } from '../../../test/fixtures/git-repo.js';
+import { addSyncedPackage } from '../../../test/factories.js';
+import { FakeSmtp } from '../../../test/fakes/smtp.js';
+import { NOTIFY_TASK } from './queue.js';
+
+const settings = (t: TestApp, headers: Record<string, string>, payload?: object) =>
+  t.app.inject({ method: payload ? 'PATCH' : 'GET', url: '/api/v1/settings', headers, payload });
+
+/** Waits until every notification task has run: what was to be mailed has been. */
+async function notifierIdle(t: TestApp) {
+  await waitFor(
+    () =>
+      t.db
+        .selectFrom('tasks')
+        .select(['status', 'run_after'])
+        .where('type', '=', NOTIFY_TASK)
+        .execute(),
+    (rows) => rows.every((r) => r.status === 'done' || r.status === 'failed'),
+  );
+}
+
+/** Counts the package's `package.synced` events with `status`. */
+async function syncEvents(t: TestApp, pkg: string, status: string) {
+  const rows = await t.db
+    .selectFrom('events')
+    .select('data')
+    .where('type', '=', 'package.synced')
+    .where('package', '=', pkg)
+    .execute();
+  return rows.filter((r) => (JSON.parse(r.data) as { status: string }).status === status).length;
+}
+
+/** Requests a sync and waits for its outcome to be an event (a retry answers the request too). */
+async function syncOnce(t: TestApp, pkg: string, expect: 'ok' | 'failed') {
+  const before = await syncEvents(t, pkg, expect);
+  await t.app.inject({ method: 'POST', url: `/api/v1/packages/${pkg}/sync`, headers: t.admin });
+  await waitFor(
+    () => syncEvents(t, pkg, expect),
+    (n) => n > before,
+  );
+}
+
+describe('notification_emails setting', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WORKER: 'off' });
+  });
+  afterAll(async () => t.close());
+
+  it('is set by PATCH, shown by GET, and validated', async () => {
+    expect((await settings(t, t.admin)).json().notification_emails).toEqual([]);
+    const set = await settings(t, t.admin, {
+      notification_emails: ['ops@vendor.test', 'Security@Vendor.test'],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().notification_emails).toEqual(['ops@vendor.test', 'Security@Vendor.test']);
+    expect((await settings(t, t.admin)).json().notification_emails).toEqual([
+      'ops@vendor.test',
+      'Security@Vendor.test',
+    ]);
+    // Other settings leave them alone.
+    await settings(t, t.admin, { webhook_secrets: { github: 'x' } });
+    expect((await settings(t, t.admin)).json().notification_emails).toHaveLength(2);
+    const tooMany = Array.from({ length: 21 }, (_, i) => `a${i}@vendor.test`);
+    for (const bad of [
+      ['not-an-address'],
+      ['ops@vendor.test', ''],
+      [42],
+      'ops@vendor.test',
+      tooMany,
+      ['ops@vendor.test\r\nBcc: x@evil.test'],
+    ]) {
+      const res = await settings(t, t.admin, { notification_emails: bad });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    const twenty = tooMany.slice(0, 20);
+    expect((await settings(t, t.admin, { notification_emails: twenty })).statusCode).toBe(200);
+    const cleared = await settings(t, t.admin, { notification_emails: [] });
+    expect(cleared.json().notification_emails).toEqual([]);
+  });
+});
+
+describe('e-mail notifications over SMTP', () => {
+  let t: TestApp;
+  let smtp: FakeSmtp;
+  let repo: GitFixture;
+  const moved = () => `${repo.dir}.moved`;
+
+  beforeAll(async () => {
+    smtp = await new FakeSmtp().start();
+    t = await createTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Registry <registry@vendor.test>' });
+    repo = new GitFixture('acme/flaky').release('1.0.0');
+    await addSyncedPackage(t, 'acme/flaky', repo.url);
+    const set = await settings(t, t.admin, {
+      notification_emails: ['ops@vendor.test', 'lead@vendor.test'],
+    });
+    expect(set.statusCode).toBe(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+    repo.remove();
+  });
+
+  it('mails once when a repository fails to sync 3 times in a row, and again after it recovers', async () => {
+    fs.renameSync(repo.dir, moved());
+    await syncOnce(t, 'acme/flaky', 'failed');
+    await syncOnce(t, 'acme/flaky', 'failed');
+    await notifierIdle(t);
+    expect(smtp.received).toHaveLength(0);
+    await syncOnce(t, 'acme/flaky', 'failed');
+    await waitFor(
+      async () => smtp.received.length,
+      (n) => n >= 1,
+    );
+    const [first] = smtp.received;
+    expect(first!.to.sort()).toEqual(['lead@vendor.test', 'ops@vendor.test']);
+    expect(first!.from).toBe('registry@vendor.test');
+    expect(first!.mail.subject).toBe('[Packyard] acme/flaky failed to sync 3 times in a row');
+    expect(first!.mail.text).toContain('What to do');
+    expect(first!.mail.text).toContain('http://packyard.test/admin/packages/acme/flaky');
+    expect(first!.mail.html).toContain('<a href="http://packyard.test/admin/packages/acme/flaky">');
+    expect(first!.mail.messageId).toMatch(/^<evt_\d{16}\.default@packyard\.test>$/);
+
+    // A fourth failure stays quiet.
+    await syncOnce(t, 'acme/flaky', 'failed');
+    await notifierIdle(t);
+    expect(smtp.received).toHaveLength(1);
+
+    // It recovers, then fails three times again: one more mail.
+    fs.renameSync(moved(), repo.dir);
+    await syncOnce(t, 'acme/flaky', 'ok');
+    fs.renameSync(repo.dir, moved());
+    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    await waitFor(
+      async () => smtp.received.length,
+      (n) => n >= 2,
+    );
+    await notifierIdle(t);
+    expect(smtp.received).toHaveLength(2);
+    fs.renameSync(moved(), repo.dir);
+  });
+
+  it('keeps a mail the server refused for now and sends it later; drops one refused for good', async () => {
+    await syncOnce(t, 'acme/flaky', 'ok');
+    const sent = smtp.received.length;
+    smtp.refuse.push(451);
+    fs.renameSync(repo.dir, moved());
+    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    // The attempt failed: the task waits for its retry, with the mail still to send.
+    const waiting = await waitFor(
+      () =>
+        t.db
+          .selectFrom('tasks')
+          .select(['id', 'status', 'error'])
+          .where('type', '=', NOTIFY_TASK)
+          .where('status', '=', 'pending')
+          .execute(),
+      (rows) => rows.length === 1 && rows[0]!.error !== null,
+    );
+    expect(smtp.received).toHaveLength(sent);
+    // Its retry comes now instead of after the backoff.
+    await t.db
+      .updateTable('tasks')
+      .set({ run_after: new Date().toISOString() })
+      .where('id', '=', waiting[0]!.id)
+      .execute();
+    await waitFor(
+      async () => smtp.received.length,
+      (n) => n > sent,
+    );
+    await notifierIdle(t);
+    expect(smtp.received).toHaveLength(sent + 1);
+
+    // 550 (refused for good): logged and skipped, later mails still go out.
+    fs.renameSync(moved(), repo.dir);
+    await syncOnce(t, 'acme/flaky', 'ok');
+    fs.renameSync(repo.dir, moved());
+    smtp.refuse.push(550);
+    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    await notifierIdle(t);
+    expect(smtp.received).toHaveLength(sent + 1);
+    fs.renameSync(moved(), repo.dir);
+    await syncOnce(t, 'acme/flaky', 'ok');
+    fs.renameSync(repo.dir, moved());
+    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    await waitFor(
+      async () => smtp.received.length,
+      (n) => n > sent + 1,
+    );
+    fs.renameSync(moved(), repo.dir);
+  });
+});
+
+describe('without SMTP_URL', () => {
+  let t: TestApp;
+  let repo: GitFixture;
+  beforeAll(async () => {
+    t = await createTestApp();
+    repo = new GitFixture('acme/quiet').release('1.0.0');
+    await addSyncedPackage(t, 'acme/quiet', repo.url);
+    await settings(t, t.admin, { notification_emails: ['ops@vendor.test'] });
+  });
+  afterAll(async () => {
+    await t.close();
+    repo.remove();
+  });
+
+  it('sends nothing, and the event feed still has every failure', async () => {
+    fs.renameSync(repo.dir, `${repo.dir}.moved`);
+    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/quiet', 'failed');
+    await notifierIdle(t);
+    expect(await syncEvents(t, 'acme/quiet', 'failed')).toBe(3);
+    const cursor = await t.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'notifications.cursor')
+      .executeTakeFirst();
+    const newest = await t.db
+      .selectFrom('events')
+      .select('id')
+      .where('type', '=', 'package.synced')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    // Handled without a mail: turning SMTP on later does not send old news.
+    expect(cursor?.value).toBe(newest.id);
+    fs.renameSync(`${repo.dir}.moved`, repo.dir);
+  });
+});
+
+describe('usage notifications in Cloud', () => {
+  let t: TestApp;
+  let smtp: FakeSmtp;
+  beforeAll(async () => {
+    smtp = await new FakeSmtp().start();
+    t = await createTestApp({
+      EDITION: 'cloud',
+      PLATFORM_ADMIN_TOKEN: 'platform-admin-token-0123456789',
+      CLOUD_PLANS: JSON.stringify({ starter: { packages: 5 } }),
+      SMTP_URL: smtp.url,
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  it("mails a tenant's own recipients at 80 % and at the limit, with links to its host", async () => {
+    const a = await cloudTenant(t, 'alpha');
+    const b = await cloudTenant(t, 'bravo');
+    await settings(t, a.admin, { notification_emails: ['owner@alpha.test'] });
+    await settings(t, b.admin, { notification_emails: ['owner@bravo.test'] });
+    const add = (name: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages',
+        headers: a.admin,
+        payload: { name, type: 'artifact' },
+      });
+    for (let i = 1; i <= 4; i++) expect((await add(`alpha/p${i}`)).statusCode).toBe(201);
+    await waitFor(
+      async () => smtp.received.length,
+      (n) => n >= 1,
+    );
+    expect((await add('alpha/p5')).statusCode).toBe(201);
+    await waitFor(
+      async () => smtp.received.length,
+      (n) => n >= 2,
+    );
+    await notifierIdle(t);
+    expect(smtp.received.map((m) => m.to)).toEqual([['owner@alpha.test'], ['owner@alpha.test']]);
+    const [warning, limit] = smtp.received.map((m) => m.mail);
+    expect(warning!.subject).toBe("[Packyard] packages at 80% of the plan's limit");
+    expect(warning!.text).toContain('Used: 4');
+    expect(warning!.text).toContain('Limit: 5');
+    expect(warning!.text).toContain('http://alpha.packyard.test/admin/statistics');
+    expect(limit!.subject).toBe('[Packyard] Plan limit reached: packages');
+  });
+});
