@@ -5,6 +5,8 @@ import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { addSyncedPackage } from '../../../test/factories.js';
 import { FakeSmtp } from '../../../test/fakes/smtp.js';
+import { proxiedApp } from '../../../test/proxy-helpers.js';
+import type { Proxied } from '../../../test/proxy-helpers.js';
 import { NOTIFY_TASK } from './queue.js';
 
 const settings = (t: TestApp, headers: Record<string, string>, payload?: object) =>
@@ -41,6 +43,17 @@ async function syncOnce(t: TestApp, pkg: string, expect: 'ok' | 'failed') {
   await waitFor(
     () => syncEvents(t, pkg, expect),
     (n) => n > before,
+  );
+  // The attempt's task settles after its event commits; a request before that joins it.
+  await waitFor(
+    () =>
+      t.db
+        .selectFrom('tasks')
+        .select('id')
+        .where('type', '=', 'package.sync')
+        .where('status', '=', 'running')
+        .execute(),
+    (rows) => rows.length === 0,
   );
 }
 
@@ -194,6 +207,72 @@ describe('e-mail notifications over SMTP', () => {
       (n) => n > sent + 1,
     );
     fs.renameSync(moved(), repo.dir);
+  });
+});
+
+describe('vulnerability and proxy notifications', () => {
+  let p: Proxied;
+  let smtp: FakeSmtp;
+  let repo: GitFixture;
+  const subjects = () => smtp.received.map((m) => m.mail.subject);
+  beforeAll(async () => {
+    smtp = await new FakeSmtp().start();
+    p = await proxiedApp({
+      SMTP_URL: smtp.url,
+      PROXY_METADATA_TTL_SECONDS: '0',
+      PROXY_TIMEOUT_SECONDS: '1',
+    });
+    repo = new GitFixture('acme/held').release('1.0.0').release('2.0.0');
+    await addSyncedPackage(p.t, 'acme/held', repo.url);
+    await settings(p.t, p.t.admin, { notification_emails: ['security@vendor.test'] });
+  });
+  afterAll(async () => {
+    await p.close();
+    await smtp.stop();
+    repo.remove();
+  });
+
+  it('mails an advisory that affects held versions, naming the package and versions', async () => {
+    await p.api('POST', '/api/v1/advisories', {
+      package: 'acme/held',
+      title: 'Remote code execution',
+      affected_versions: '<2.0',
+      severity: 'critical',
+    });
+    await waitFor(
+      async () => subjects(),
+      (s) => s.some((x) => x?.includes('affects acme/held')),
+    );
+    const mail = smtp.received.find((m) => m.mail.subject?.includes('acme/held'))!;
+    expect(mail.to).toEqual(['security@vendor.test']);
+    expect(mail.mail.text).toContain('Package: acme/held');
+    expect(mail.mail.text).toMatch(/Affected versions: .*1\.0\.0/);
+    expect(mail.mail.text).not.toMatch(/Affected versions: .*2\.0\.0/);
+    expect(mail.mail.text).toContain('http://packyard.test/admin/vulnerabilities');
+  });
+
+  it("mails the proxy's upstream going down, once, and coming back", async () => {
+    const { auth } = await p.customer();
+    expect((await p.get('/p2/psr/log.json', auth)).statusCode).toBe(200);
+    p.upstream.mode = 'error-500';
+    expect((await p.get('/p2/monolog/monolog.json', auth)).statusCode).toBe(502);
+    expect((await p.get('/p2/monolog/monolog.json', auth)).statusCode).toBe(502);
+    await waitFor(
+      async () => subjects(),
+      (s) => s.some((x) => x?.includes('unreachable')),
+    );
+    p.upstream.mode = 'ok';
+    expect((await p.get('/p2/monolog/monolog.json', auth)).statusCode).toBe(200);
+    await waitFor(
+      async () => subjects(),
+      (s) => s.some((x) => x?.includes('reachable again')),
+    );
+    await notifierIdle(p.t);
+    const proxyMails = subjects().filter((x) => x?.includes('Public repository'));
+    expect(proxyMails).toEqual([
+      `[Packyard] Public repository unreachable: ${p.upstream.url}`,
+      `[Packyard] Public repository reachable again: ${p.upstream.url}`,
+    ]);
   });
 });
 
