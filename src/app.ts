@@ -30,6 +30,8 @@ import { collectionRoutes } from './areas/collections/routes.js';
 import { taskRoutes } from './areas/tasks/routes.js';
 import { monorepoRoutes } from './areas/monorepo/routes.js';
 import { auditRoutes } from './areas/audit/routes.js';
+import { eventRoutes } from './areas/events/routes.js';
+import { outgoingWebhookRoutes } from './areas/outgoing-webhooks/routes.js';
 import { statsRoutes } from './areas/stats/routes.js';
 import { licenseRoutes } from './areas/license/routes.js';
 import { settingsRoutes } from './areas/settings/routes.js';
@@ -240,6 +242,8 @@ export async function buildApp({
       await api.register(portalRoutes);
       await api.register(taskRoutes);
       await api.register(auditRoutes);
+      await api.register(eventRoutes);
+      await api.register(outgoingWebhookRoutes);
       await api.register(oauthRoutes);
       await api.register(hostAppRoutes);
       await api.register(webhookDeliveryRoutes);

@@ -14,6 +14,8 @@ import { advisorySettings } from './config-advisories.js';
 import type { AdvisorySettings } from './config-advisories.js';
 import type { ProxySettings } from './config-proxy.js';
 import { securitySettings } from './config-security.js';
+import { eventSettings } from './config-events.js';
+import type { EventSettings } from './config-events.js';
 import { cloudSettings } from './config-cloud.js';
 import { mailSettings } from './config-mail.js';
 import type { MailSettings } from './config-mail.js';
@@ -25,7 +27,7 @@ export const EDITIONS = ['community', 'pro', 'enterprise', 'cloud'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
 /** Every setting Packyard reads. This module is the only reader of process.env. */
-export interface Config extends SecuritySettings {
+export interface Config extends SecuritySettings, EventSettings {
   /** HTTP port (PORT, default 8080). */
   port: number;
   /** Interface to bind (HOST, default 0.0.0.0). */
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   return Object.freeze({
     ...securitySettings(env, edition),
+    ...eventSettings(env),
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: baseUrl.replace(/\/+$/, ''),

@@ -9,7 +9,14 @@ import type { Feature } from './editions.js';
 
 describe('the edition matrix (docs/operations.md)', () => {
   it('gives each edition exactly its features', () => {
-    const pro = ['graphql', 'vulnerabilities', 'security_advisories', 'proxy', 'audit_log'];
+    const pro = [
+      'graphql',
+      'vulnerabilities',
+      'security_advisories',
+      'proxy',
+      'audit_log',
+      'outgoing_webhooks',
+    ];
     const expected: Record<Edition, string[]> = {
       community: [],
       pro,

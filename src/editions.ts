@@ -12,6 +12,7 @@ export const FEATURES = [
   'security_advisories',
   'proxy',
   'audit_log',
+  'outgoing_webhooks',
   'tenants',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -28,6 +29,7 @@ const PRO_FEATURES: readonly Feature[] = [
   'security_advisories',
   'proxy',
   'audit_log',
+  'outgoing_webhooks',
 ];
 
 export const EDITION_MATRIX: Readonly<Record<Edition, EditionProfile>> = Object.freeze({
@@ -44,6 +46,7 @@ const FIRST_EDITION: Record<Feature, string> = {
   security_advisories: 'Pro',
   proxy: 'Pro',
   audit_log: 'Pro',
+  outgoing_webhooks: 'Pro',
   tenants: 'Cloud',
 };
 
@@ -53,6 +56,7 @@ const LABEL: Record<Feature, string> = {
   security_advisories: 'Security advisories',
   proxy: 'The proxy/mirror',
   audit_log: 'The audit log',
+  outgoing_webhooks: 'The event feed and outgoing webhooks',
   tenants: 'The tenants API',
 };
 
@@ -66,6 +70,8 @@ const FEATURE_PATHS: readonly (readonly [string, Feature])[] = [
   ['/api/v1/vulnerabilities', 'vulnerabilities'],
   ['/api/v1/advisories', 'security_advisories'],
   ['/api/v1/proxy', 'proxy'],
+  ['/api/v1/events', 'outgoing_webhooks'],
+  ['/api/v1/webhook-endpoints', 'outgoing_webhooks'],
   ['/dist-proxy', 'proxy'],
   ['/api/security-advisories', 'security_advisories'],
   ['/security-advisories.json', 'security_advisories'],

@@ -36,6 +36,9 @@ import { VulnerabilityService } from './areas/advisories/vulnerabilities.js';
 import { AdvisoryFeed } from './areas/advisories/feed.js';
 import { configuredSources } from './areas/advisories/configured-sources.js';
 import { hasFeature } from './editions.js';
+import { EventService } from './areas/events/service.js';
+import { OutgoingWebhookService } from './areas/outgoing-webhooks/service.js';
+import { OUTGOING_WEBHOOK_TASK, deliveriesQueued } from './areas/outgoing-webhooks/fanout.js';
 import { NotificationService } from './areas/notifications/service.js';
 import { NOTIFY_TASK } from './areas/notifications/queue.js';
 
@@ -67,6 +70,9 @@ export interface Services {
   vulnerabilities: VulnerabilityService;
   advisoryFeed: AdvisoryFeed;
   settings: SettingsService;
+  /** The event feed (the outbox read) and outgoing webhooks. */
+  events: EventService;
+  outgoingWebhooks: OutgoingWebhookService;
   /** The customer portal's API (docs/portal.md). */
   portal: PortalService;
   /** The Cloud edition's platform API. */
@@ -89,6 +95,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
   const advisories = new AdvisoryService(deps, tasks, scanner, () => configuredSources(deps));
   // Each task type's handler and its attempt limit (failed attempts below it are retried).
   const tenants = new TenantService(deps, tasks);
+  const events = new EventService(deps);
+  const outgoingWebhooks = new OutgoingWebhookService(deps);
   const notifications = new NotificationService(deps);
   const handlers = {
     [SYNC_TASK]: {
@@ -133,11 +141,22 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
       run: async (task: { tenant_id: string }, _payload: unknown, { signal }: TaskRun) =>
         notifications.run(task.tenant_id, signal),
     },
+    // One chain of outgoing webhook deliveries; a delivery's own retries are its rows' business.
+    [OUTGOING_WEBHOOK_TASK]: {
+      maxAttempts: 5,
+      run: async (
+        task: { tenant_id: string },
+        payload: Record<string, unknown>,
+        { signal }: TaskRun,
+      ) => outgoingWebhooks.runChain(task.tenant_id, payload, signal),
+    },
     [CLEANUP_TASK]: {
       maxAttempts: 3,
       run: async (task: { tenant_id: string }, _payload: unknown, { signal }: TaskRun) => ({
         ...(await tasks.cleanup(task.tenant_id, signal)),
         old_audit_entries: await audit.applyRetention(task.tenant_id),
+        old_events: await events.applyRetention(task.tenant_id),
+        old_webhook_event_deliveries: await outgoingWebhooks.applyRetention(task.tenant_id),
       }),
     },
   };
@@ -195,7 +214,11 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     advisories,
     vulnerabilities: new VulnerabilityService(deps, scanner),
     advisoryFeed,
+    events,
+    outgoingWebhooks,
   };
+  // Deliveries queued by a unit of work in this process start without waiting for a poll.
+  deliveriesQueued.on('queued', () => tasks.queued.emit('task'));
   if (hasFeature(deps.config.edition, 'vulnerabilities')) watchHeldVersions(deps, scanner, proxy);
   services.webhooks.useAdapters(
     createWebhookAdapters({

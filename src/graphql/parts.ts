@@ -3,6 +3,8 @@ import { advisoriesGraphql } from '../areas/advisories/graphql.js';
 import { auditGraphql } from '../areas/audit/graphql.js';
 import { collectionsGraphql } from '../areas/collections/graphql.js';
 import { customersGraphql } from '../areas/customers/graphql.js';
+import { eventsGraphql } from '../areas/events/graphql.js';
+import { outgoingWebhooksGraphql } from '../areas/outgoing-webhooks/graphql.js';
 import { hostAppGraphql } from '../areas/hostapp/graphql.js';
 import { oauthGraphql } from '../areas/oauth/graphql.js';
 import { packagesGraphql } from '../areas/packages/graphql.js';
@@ -24,4 +26,6 @@ export const graphqlParts: readonly GraphqlPart[] = [
   oauthGraphql,
   proxyGraphql,
   advisoriesGraphql,
+  eventsGraphql,
+  outgoingWebhooksGraphql,
 ];

@@ -20,6 +20,8 @@ import type { TaskService } from '../tasks/service.js';
 import type { TeamService } from '../team/service.js';
 import type { TenantService } from '../tenants/service.js';
 import type { TokenService } from '../tokens/service.js';
+import type { EventService } from '../events/service.js';
+import type { OutgoingWebhookService } from '../outgoing-webhooks/service.js';
 
 /** The names of T's public methods. */
 type Methods<T> = {
@@ -202,6 +204,22 @@ export const POLICY = {
     createToken: { write: true, customerScopes: ['admin'] },
     revokeToken: { write: true, customerScopes: ['admin'] },
   } satisfies Policy<PortalService>,
+  events: {
+    list: { feature: 'outgoing_webhooks' },
+    applyRetention: INTERNAL,
+  } satisfies Policy<EventService>,
+  outgoingWebhooks: {
+    list: { feature: 'outgoing_webhooks' },
+    get: { feature: 'outgoing_webhooks' },
+    deliveries: { feature: 'outgoing_webhooks' },
+    create: { write: true, feature: 'outgoing_webhooks' },
+    update: { write: true, feature: 'outgoing_webhooks' },
+    delete: { write: true, feature: 'outgoing_webhooks' },
+    redeliver: { write: true, feature: 'outgoing_webhooks' },
+    ping: { write: true, feature: 'outgoing_webhooks' },
+    runChain: INTERNAL,
+    applyRetention: INTERNAL,
+  } satisfies Policy<OutgoingWebhookService>,
   /** The Cloud edition's platform API (PLATFORM_ADMIN_TOKEN). */
   tenants: {
     list: PLATFORM,
