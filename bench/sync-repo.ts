@@ -24,6 +24,7 @@ export function appendRelease(dir: string, packageName: string, tag: string, hou
   const who = `Bench <bench@packyard.test> ${Date.UTC(2020, 0, 1) / 1000 + hour * 3600} +0000`;
   const stream = [
     'commit refs/heads/main\n',
+    'mark :1\n',
     `author ${who}\n`,
     `committer ${who}\n`,
     data(`Release ${tag}`),
@@ -34,7 +35,8 @@ export function appendRelease(dir: string, packageName: string, tag: string, hou
     data(`<?php\nnamespace ${ns};\n\nfinal class Version { const NAME = '${tag}'; }\n`),
     '\n',
     `reset refs/tags/${tag}\n`,
-    'from refs/heads/main^0\n\n',
+    // The new commit (`refs/heads/main^0` would still name the one before it here).
+    'from :1\n\n',
   ].join('');
   execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: stream });
   return execFileSync('git', ['rev-parse', 'refs/heads/main'], {

@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { ObjectReader, archiveZip } from '../../infra/git/index.js';
-import { readZip, unpack } from '../../infra/git/zip.test-helpers.js';
+import { readZip, releasesRepo, unpack } from '../../infra/git/zip.test-helpers.js';
 import { archiveKey } from './archives.js';
 import { SyncService } from './service.js';
 
@@ -135,3 +136,74 @@ describe('syncing again', () => {
     expect(seen[0]).toBe('running');
   });
 });
+
+describe('one new tag on a 1,000-tag repository', () => {
+  it('reads, zips and stores that tag only', async () => {
+    const many = releasesRepo(1000);
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/packages',
+        headers: t.admin,
+        payload: { name: 'acme/many', repository_url: `file://${many.dir}`, type: 'git' },
+      });
+      const id = res.json<{ id: string }>().id;
+      const sync = new SyncService(t.runtime.services.deps);
+      const storage = t.runtime.services.deps.storage;
+      const puts = vi.spyOn(storage, 'put');
+      const reads = vi.spyOn(ObjectReader.prototype, 'read');
+      await sync.sync('default', id);
+      // The first sync reads and zips every tag.
+      expect(puts.mock.calls.length).toBe(1000);
+      expect(reads.mock.calls.length).toBeGreaterThan(3000);
+      const before = await versionsOf(id);
+      puts.mockClear();
+      reads.mockClear();
+
+      const head = appendRelease(many.dir, 1000);
+      const result = await sync.sync('default', id);
+      expect(result.versions_added).toEqual(['v1.1000.0']);
+      // One zip (the tag and dev-main share its commit), and only objects of that commit read:
+      // its commit and composer.json (the refs), its tree and README (the default branch moved),
+      // then for the zip its commit, two trees and three blobs.
+      expect(puts.mock.calls.map(([key]) => key)).toEqual([
+        archiveKey('default', id, head, '', 'zip1'),
+      ]);
+      const named = reads.mock.calls.map(([name]) => name);
+      expect(named.length).toBeLessThanOrEqual(10);
+      const old = new Set(before.map((v) => v.reference));
+      expect(named.filter((n) => old.has(n.slice(0, 40)))).toEqual([]);
+      // Every other version's row is as it was.
+      const after = await versionsOf(id);
+      expect(after).toHaveLength(before.length + 1);
+      for (const v of before.filter((b) => b.version !== 'dev-main')) {
+        expect(after.find((a) => a.version === v.version)).toEqual(v);
+      }
+      puts.mockRestore();
+      reads.mockRestore();
+    } finally {
+      many.remove();
+    }
+  });
+});
+
+/** One more release on main of a releasesRepo repository, tagged v1.<n>.0; answers its commit. */
+function appendRelease(dir: string, n: number): string {
+  const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  const who = `Fixture <fixture@packyard.test> ${1_600_000_000 + n * 3600} +0000`;
+  const stream = [
+    `commit refs/heads/main\nmark :1\nauthor ${who}\ncommitter ${who}\n`,
+    data(`Release ${n}`),
+    'from refs/heads/main^0\n',
+    'M 100644 inline composer.json\n',
+    data(`{"name": "acme/many", "description": "release ${n}"}\n`),
+    'M 100644 inline src/Version.php\n',
+    data(`<?php const VERSION = '1.${n}.0';\n`),
+    `\nreset refs/tags/v1.${n}.0\nfrom :1\n\n`,
+  ];
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: stream.join('') });
+  return execFileSync('git', ['rev-parse', 'refs/heads/main'], {
+    cwd: dir,
+    encoding: 'utf8',
+  }).trim();
+}
