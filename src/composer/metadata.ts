@@ -90,11 +90,20 @@ export async function rebuildPackageMetadata(
     .where('yanked', '=', 0)
     .execute();
   rows.sort((a, b) => compareVersions(b.version_normalized, a.version_normalized));
-  const docs: Record<MetadataKind, StoredEntry[]> = { tags: [], dev: [] };
+  // Each StoredEntry is written as JSON text: a row's metadata is JSON.stringify output already,
+  // so it goes in as it is (the same bytes as stringifying it parsed), and is parsed only to
+  // mark it deprecated. A package of 1,000 versions is rebuilt at every sync that adds one.
+  const docs: Record<MetadataKind, string[]> = { tags: [], dev: [] };
   for (const row of rows) {
-    const e = JSON.parse(row.metadata) as VersionEntry;
-    if (row.deprecated === 1) e.deprecated = true;
-    docs[row.is_dev === 1 ? 'dev' : 'tags'].push({ n: row.version_normalized, e });
+    let e = row.metadata;
+    if (row.deprecated === 1) {
+      const parsed = JSON.parse(e) as VersionEntry;
+      parsed.deprecated = true;
+      e = JSON.stringify(parsed);
+    }
+    docs[row.is_dev === 1 ? 'dev' : 'tags'].push(
+      `{"n":${JSON.stringify(row.version_normalized)},"e":${e}}`,
+    );
   }
   const existing = await bound
     .selectFrom('package_metadata')
@@ -105,7 +114,7 @@ export async function rebuildPackageMetadata(
   const now = new Date();
   now.setMilliseconds(0); // Last-Modified has second precision
   for (const kind of ['tags', 'dev'] as const) {
-    const entries = JSON.stringify(docs[kind]);
+    const entries = `[${docs[kind].join(',')}]`;
     const previous = existing.find((r) => r.kind === kind);
     if (previous?.entries === entries) continue;
     await bound

@@ -18,13 +18,20 @@ export interface RenderedDocument {
   gzipEtag?: string;
 }
 
+/** Documents larger than this are gzipped at level 6, not 9 (see gzipped). */
+const GZIP_9_MAX_BYTES = 64 * 1024;
+
 /**
  * The document's gzip form, compressed once per document (when it enters the cache) and kept with
- * it, so no request ever pays for compression. Level 9, as `gzip -9` for nginx's gzip_static.
+ * it, so no request ever pays for compression. Level 9, as `gzip -9` for nginx's gzip_static; a
+ * document over 64 KiB (a package with hundreds of versions) gets level 6, because the first
+ * request after each change waits for it: on a 1,000-version p2 document (538 KB) level 9 took
+ * 10–13 ms and level 6 4 ms, for 7 % more bytes (22.5 KB against 21.1 KB).
  */
 export function gzipped(doc: RenderedDocument): { body: Buffer; etag: string } {
   if (!doc.gzip || !doc.gzipEtag) {
-    doc.gzip = zlib.gzipSync(doc.body, { level: 9 });
+    const level = doc.body.length > GZIP_9_MAX_BYTES ? 6 : 9;
+    doc.gzip = zlib.gzipSync(doc.body, { level });
     // A strong ETag names one representation (RFC 9110 8.8.3): the gzip form gets its own.
     doc.gzipEtag = `${doc.etag.slice(0, -1)}-gz"`;
   }
