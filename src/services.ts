@@ -35,6 +35,7 @@ import { VulnerabilityScanner } from './areas/advisories/scanner.js';
 import { VulnerabilityService } from './areas/advisories/vulnerabilities.js';
 import { AdvisoryFeed } from './areas/advisories/feed.js';
 import { configuredSources } from './areas/advisories/configured-sources.js';
+import { forgetPrivatePackages } from './areas/advisories/package-removal.js';
 import { hasFeature } from './editions.js';
 import { EventService } from './areas/events/service.js';
 import { OutgoingWebhookService } from './areas/outgoing-webhooks/service.js';
@@ -228,6 +229,8 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
       billing: services.billing,
     }),
   );
+  // A package removal takes the advisories about it along, in its unit (docs/advisories.md).
+  services.packages.removalHooks.push(forgetPrivatePackages);
   // Adapters act for signed webhooks and call the services directly; transports get guarded ones.
   return guardServices(services, deps.config.edition);
 }

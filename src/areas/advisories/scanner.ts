@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
 import { transact } from '../../unit-of-work.js';
-import { addAlert, keptVersions } from '../proxy/store.js';
+import { addAlert, keptVersions } from '../proxy/held-versions.js';
 import { byPackage, matchAll } from './matching.js';
 import type { HeldVersion } from './matching.js';
 import * as store from './store.js';

@@ -3,7 +3,7 @@ import { invalid, notFound } from '../../errors.js';
 import { newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { parseConstraint } from '../../composer/semver/index.js';
-import { findPackageByName } from '../packages/store.js';
+import { findPackageByName } from '../packages/catalog.js';
 import type { TaskService } from '../tasks/service.js';
 import { ADVISORIES_IMPORT_TASK } from '../tasks/schema.js';
 import { transact } from '../../unit-of-work.js';

@@ -1,5 +1,4 @@
 import type { Insertable, Selectable } from 'kysely';
-import { forTenant } from '../../infra/db/tenant-scope.js';
 import type { Db } from '../../infra/db/connection.js';
 import { pageOf } from '../../infra/db/page.js';
 import type {
@@ -192,36 +191,4 @@ export async function privatePackageNames(db: Db, tenantId: string, names?: read
   let q = db.selectFrom('packages').select('name').where('tenant_id', '=', tenantId);
   if (names) q = q.where('name', 'in', names.length ? [...names] : ['']);
   return new Set((await q.execute()).map((r) => r.name));
-}
-
-/**
- * A deleted private package takes its vendor advisories and the matches of its versions with it
- * (imported advisories stay: they are about the public package of that name). Run it in the
- * package deletion's unit of work.
- */
-export async function forgetPrivatePackages(db: Db, tenantId: string, names: readonly string[]) {
-  if (names.length === 0) return;
-  const bound = forTenant(db, tenantId);
-  const vendor = bound
-    .selectFrom('advisories')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('origin', '=', 'vendor')
-    .where('package_name', 'in', names);
-  await bound
-    .deleteFrom('vulnerability_matches')
-    .where('tenant_id', '=', tenantId)
-    .where((eb) =>
-      eb.or([
-        eb('advisory_id', 'in', vendor),
-        eb.and([eb('package_name', 'in', names), eb('origin', '=', 'private')]),
-      ]),
-    )
-    .execute();
-  await bound
-    .deleteFrom('advisories')
-    .where('tenant_id', '=', tenantId)
-    .where('origin', '=', 'vendor')
-    .where('package_name', 'in', names)
-    .execute();
 }

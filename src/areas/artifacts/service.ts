@@ -9,8 +9,8 @@ import { compareVersions, parseStability } from '../../composer/semver/index.js'
 import { customerPackageAccess } from '../../composer/visibility.js';
 import { scopeAllows } from '../../composer/package-scopes.js';
 import type { CustomerPrincipal } from '../auth/service.js';
-import * as store from '../packages/store.js';
-import type { PackageRow, VersionRow } from '../packages/store.js';
+import * as store from '../packages/catalog.js';
+import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import { archiveKey } from '../sync/archives.js';
 import { readArtifactZip, resolveArtifactVersion } from './zip.js';
 import type { ReceivedZip } from './received-zip.js';

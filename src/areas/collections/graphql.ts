@@ -2,7 +2,7 @@ import type { GraphqlPart, Loader } from '../../graphql/kit.js';
 import { camelKeys, compact, mutation, need, query } from '../../graphql/kit.js';
 import { validateInput } from '../../validation.js';
 import { packageOf } from '../packages/graphql.js';
-import { packagesByName } from '../packages/store.js';
+import { packagesByName } from '../packages/catalog.js';
 import { presentCollection } from './presenter.js';
 import { CreateCollectionBody, UpdateCollectionBody } from './schema.js';
 import type { CollectionView } from './service.js';

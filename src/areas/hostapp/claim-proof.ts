@@ -4,7 +4,7 @@ import { featureNotAvailable, forbidden, invalid } from '../../errors.js';
 import { digest } from '../../infra/crypto.js';
 import { transact } from '../../unit-of-work.js';
 import { assertSameBrowser } from '../oauth/browser-binding.js';
-import * as states from '../oauth/store.js';
+import * as states from '../oauth/states.js';
 import { canonicalHostId } from './claim.js';
 import type { GitHubAppClient } from './github-api.js';
 

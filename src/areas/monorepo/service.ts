@@ -1,7 +1,7 @@
 import type { Ctx, Deps } from '../../context.js';
 import { notFound } from '../../errors.js';
-import * as packages from '../packages/store.js';
-import type { PackageRow } from '../packages/store.js';
+import * as packages from '../packages/catalog.js';
+import type { PackageRow } from '../packages/catalog.js';
 import type { MonorepoDto } from './schema.js';
 import type { TaskRow } from '../tasks/store.js';
 

@@ -13,6 +13,7 @@ import { presentStatus } from './presenter.js';
 import type { HostAccount, OAuthProvider, ProviderSpec } from './providers.js';
 import type { CallbackInput, InitiateDto, StatusDto } from './schema.js';
 import * as store from './store.js';
+import * as states from './states.js';
 import type { OAuthConnectionRow } from './store.js';
 import { isRefusal, reasonOf, tokenContext, withDeadline } from './token-grant.js';
 import type { Grant } from './token-grant.js';
@@ -76,8 +77,8 @@ export class OAuthService {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + STATE_TTL_MS).toISOString();
     await transact(this.deps, ctx, async ({ db }) => {
-      await store.deleteExpiredStates(db, ctx.tenantId, now.toISOString());
-      await store.insertState(db, {
+      await states.deleteExpiredStates(db, ctx.tenantId, now.toISOString());
+      await states.insertState(db, {
         state,
         tenant_id: ctx.tenantId,
         provider,
@@ -116,7 +117,7 @@ export class OAuthService {
     const spec = this.spec(provider);
     if (input.error) {
       // The flow is over either way: the state may not be used again.
-      if (input.state) await store.takeState(this.deps.db, provider, input.state);
+      if (input.state) await states.takeState(this.deps.db, provider, input.state);
       const why = input.error_description ? ` (${input.error_description})` : '';
       throw invalid(
         'error',
@@ -125,7 +126,7 @@ export class OAuthService {
     }
     if (!input.state) throw invalid('state', 'is required');
     if (!input.code) throw invalid('code', 'is required');
-    const pending = await store.takeState(this.deps.db, provider, input.state);
+    const pending = await states.takeState(this.deps.db, provider, input.state);
     const restart = `start again with POST /api/v1/oauth/${provider}/initiate`;
     if (!pending) throw invalid('state', `is unknown or was already used; ${restart}`);
     // The state is spent either way: a link that reached another browser cannot be retried.

@@ -17,7 +17,7 @@ import { checkMonorepoPaths, normalizedOrInvalid } from './input.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
-import { forgetPrivatePackages } from '../advisories/store.js';
+import type { Db } from '../../infra/db/connection.js';
 import { GitError } from '../../infra/git/errors.js';
 import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
 
@@ -26,7 +26,13 @@ export function packageName(vendor: string, name: string): string {
   return `${vendor}/${name}`.toLowerCase();
 }
 
+/** Work of another area that a package removal does in its unit, before the rows go. */
+export type PackageRemovalHook = (db: Db, tenantId: string, names: string[]) => Promise<void>;
+
 export class PackageService {
+  /** Set by createServices (the advisories area forgets its vendor advisories of the package). */
+  readonly removalHooks: PackageRemovalHook[] = [];
+
   constructor(
     private readonly deps: Deps,
     private readonly tasks: TaskService,
@@ -139,11 +145,13 @@ export class PackageService {
         .where('tenant_id', '=', ctx.tenantId)
         .where('id', 'in', ids)
         .execute();
-      await forgetPrivatePackages(
-        trx,
-        ctx.tenantId,
-        names.map((n) => n.name),
-      );
+      for (const hook of this.removalHooks) {
+        await hook(
+          trx,
+          ctx.tenantId,
+          names.map((n) => n.name),
+        );
+      }
       await trx
         .deleteFrom('packages')
         .where('tenant_id', '=', ctx.tenantId)

@@ -1,41 +1,17 @@
 import { pageOf } from '../../infra/db/page.js';
-import type { Selectable } from 'kysely';
 import type { Db } from '../../infra/db/connection.js';
 import { forTenant } from '../../infra/db/tenant-scope.js';
-import type { PackagesTable, VersionsTable } from '../../infra/db/schema.js';
+import type { PackageRow, VersionRow } from './catalog.js';
 
-export type PackageRow = Selectable<PackagesTable>;
-export type VersionRow = Selectable<VersionsTable>;
-
-export async function findPackageByName(db: Db, tenantId: string, name: string) {
-  return forTenant(db, tenantId)
-    .selectFrom('packages')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('name', '=', name)
-    .executeTakeFirst();
-}
-
-export async function findPackageById(db: Db, tenantId: string, id: string) {
-  return forTenant(db, tenantId)
-    .selectFrom('packages')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-/** The tenant's git-synced packages whose repository key is one of `keys`, by name. */
-export async function findPackagesByRepositoryKeys(db: Db, tenantId: string, keys: string[]) {
-  return forTenant(db, tenantId)
-    .selectFrom('packages')
-    .select(['id', 'name'])
-    .where('tenant_id', '=', tenantId)
-    .where('repository_key', 'in', keys)
-    .where('type', '!=', 'artifact')
-    .orderBy('name')
-    .execute();
-}
+export type { PackageRow, VersionRow } from './catalog.js';
+export {
+  findPackageById,
+  findPackageByName,
+  findPackagesByRepositoryKeys,
+  findVersion,
+  listVersions,
+  packagesByName,
+} from './catalog.js';
 
 export async function listPackages(
   db: Db,
@@ -50,25 +26,6 @@ export async function listPackages(
 
 type PackageKey = Pick<PackageRow, 'id' | 'tenant_id'>;
 
-export async function listVersions(db: Db, pkg: PackageKey) {
-  return forTenant(db, pkg.tenant_id)
-    .selectFrom('versions')
-    .selectAll()
-    .where('tenant_id', '=', pkg.tenant_id)
-    .where('package_id', '=', pkg.id)
-    .execute();
-}
-
-export async function findVersion(db: Db, pkg: PackageKey, normalized: string) {
-  return forTenant(db, pkg.tenant_id)
-    .selectFrom('versions')
-    .selectAll()
-    .where('tenant_id', '=', pkg.tenant_id)
-    .where('package_id', '=', pkg.id)
-    .where('version_normalized', '=', normalized)
-    .executeTakeFirst();
-}
-
 /** Downloads per normalized version of one package, all time. */
 export async function downloadsByVersion(db: Db, pkg: PackageKey): Promise<Map<string, number>> {
   const rows = await forTenant(db, pkg.tenant_id)
@@ -79,22 +36,6 @@ export async function downloadsByVersion(db: Db, pkg: PackageKey): Promise<Map<s
     .groupBy('version_normalized')
     .execute();
   return new Map(rows.map((r) => [r.version_normalized, Number(r.n)]));
-}
-
-/** Packages by lower-case name, in one query. */
-export async function packagesByName(
-  db: Db,
-  tenantId: string,
-  names: readonly string[],
-): Promise<Map<string, PackageRow>> {
-  if (names.length === 0) return new Map();
-  const rows = await forTenant(db, tenantId)
-    .selectFrom('packages')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('name', 'in', [...new Set(names)])
-    .execute();
-  return new Map(rows.map((r) => [r.name, r]));
 }
 
 /** The versions of many packages, with their all-time downloads, in two queries. */

@@ -1,7 +1,7 @@
 import type { ProxyVisibility } from '../../config-proxy.js';
 import type { Ctx, Deps } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
-import { findPackageByName } from '../packages/store.js';
+import { findPackageByName } from '../packages/catalog.js';
 import { resolveRange } from '../stats/service.js';
 import { isPackageName } from './documents.js';
 import type { ProxyService } from './service.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../infra/db/connection.js';
 import { transact } from '../../unit-of-work.js';
 import type { UnitOfWorkDeps } from '../../unit-of-work.js';
-import { addAlert } from './store.js';
+import { addAlert } from './held-versions.js';
 import type { UpstreamFailure } from './upstream.js';
 
 /**

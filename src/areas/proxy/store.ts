@@ -1,7 +1,6 @@
 import type { Db } from '../../infra/db/connection.js';
 import type { ProxyDocumentsTable, ProxyVersionsTable } from '../../infra/db/schema.js';
 import type { Selectable } from 'kysely';
-import { newId } from '../../infra/crypto.js';
 
 export type DocumentRow = Selectable<ProxyDocumentsTable>;
 export type ProxyVersionRow = Selectable<ProxyVersionsTable>;
@@ -123,19 +122,6 @@ export async function setArchive(
     .execute();
 }
 
-/**
- * Every version held in the kept metadata of a cache tenant, for readers such as the advisory
- * scan: name, version and normalized version, ordered by name; only `names`' when given.
- */
-export function keptVersions(db: Db, tenantId: string, names?: readonly string[]) {
-  let q = db
-    .selectFrom('proxy_versions')
-    .select(['name', 'version', 'version_normalized', 'reference'])
-    .where('tenant_id', '=', tenantId);
-  if (names) q = q.where('name', 'in', names.length ? [...names] : ['']);
-  return q.orderBy('name').orderBy('version_normalized').execute();
-}
-
 export async function isFrozen(db: Db, tenantId: string, name: string): Promise<boolean> {
   const row = await db
     .selectFrom('proxy_freezes')
@@ -195,25 +181,5 @@ export async function recordDownload(
           bytes: eb('proxy_downloads.bytes', '+', bytes),
         })),
     )
-    .execute();
-}
-
-export async function addAlert(
-  db: Db,
-  tenantId: string,
-  type: string,
-  pkg: string | null,
-  message: string,
-): Promise<void> {
-  await db
-    .insertInto('proxy_alerts')
-    .values({
-      id: newId(),
-      tenant_id: tenantId,
-      type,
-      package: pkg,
-      message,
-      created_at: new Date().toISOString(),
-    })
     .execute();
 }

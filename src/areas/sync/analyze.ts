@@ -2,7 +2,7 @@ import { catFileBatch } from '../../infra/git/catfile.js';
 import type { ObjectReader } from '../../infra/git/index.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { branchToVersion, tagToVersion } from '../../composer/semver/index.js';
-import type { VersionRow } from '../packages/store.js';
+import type { VersionRow } from '../packages/catalog.js';
 
 /** A tag or branch that can become a version. */
 export interface Candidate {

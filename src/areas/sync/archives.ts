@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { archiveZip, archiveZipFiles, buildZips } from '../../infra/git/index.js';
 import type { ObjectReader, ZipJob } from '../../infra/git/index.js';
-import type { VersionRow } from '../packages/store.js';
+import type { VersionRow } from '../packages/catalog.js';
 import type { Target } from './types.js';
 
 export interface BuiltArchive {

@@ -11,8 +11,8 @@ import {
 } from '../../infra/git/index.js';
 import { assertRepositoryAllowed } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
-import { listVersions } from '../packages/store.js';
-import type { PackageRow, VersionRow } from '../packages/store.js';
+import { listVersions } from '../packages/catalog.js';
+import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import { analyzeRefs } from './analyze.js';
 import { RepositoryCredentials } from './credentials.js';
 import type { Analysis } from './analyze.js';

@@ -2,7 +2,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { transact } from '../../unit-of-work.js';
 import type { Tx } from '../../unit-of-work.js';
-import type { PackageRow } from '../packages/store.js';
+import type { PackageRow } from '../packages/catalog.js';
 
 /**
  * The outbox's events of one synced package, in the sync's transaction

@@ -1,4 +1,4 @@
-import type { PackageRow, VersionRow } from '../packages/store.js';
+import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import type { Candidate, SkippedRef } from './analyze.js';
 
 export interface SyncResult {

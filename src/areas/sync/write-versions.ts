@@ -4,7 +4,7 @@ import type { Db } from '../../infra/db/connection.js';
 import type { VersionsTable } from '../../infra/db/schema.js';
 import { buildVersionEntry, rebuildPackageMetadata } from '../../composer/metadata.js';
 import { compareVersions, parseStability } from '../../composer/semver/index.js';
-import type { PackageRow } from '../packages/store.js';
+import type { PackageRow } from '../packages/catalog.js';
 import type { Candidate } from './analyze.js';
 import { archiveSlot, isArchiveOf } from './archives.js';
 import type { ArchiveJob, BuiltArchive } from './archives.js';

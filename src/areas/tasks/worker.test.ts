@@ -4,7 +4,7 @@ import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import type { Ctx } from '../../context.js';
-import { findPackageByName } from '../packages/store.js';
+import { findPackageByName } from '../packages/catalog.js';
 import { claimNextTask, findTask } from './store.js';
 import { Worker } from './worker.js';
 import type { TaskDefinition, TaskHandler, WorkerOptions } from './worker.js';

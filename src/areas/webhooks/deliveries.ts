@@ -1,7 +1,7 @@
 import { pageOf } from '../../infra/db/page.js';
 import type { Ctx, Deps } from '../../context.js';
 import { notFound } from '../../errors.js';
-import { findPackageByName } from '../packages/store.js';
+import { findPackageByName } from '../packages/catalog.js';
 import type { DeliveryRow } from './store.js';
 
 interface Window {

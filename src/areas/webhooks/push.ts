@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
 import type { PackageService } from '../packages/service.js';
-import { findPackageById, findPackagesByRepositoryKeys } from '../packages/store.js';
+import { findPackageById, findPackagesByRepositoryKeys } from '../packages/catalog.js';
 import { monorepoParentOf } from '../sync/service.js';
 import { repositoryKeys } from '../../infra/git/repository-url.js';
 import type { WebhookResult } from './types.js';
