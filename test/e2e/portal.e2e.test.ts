@@ -18,6 +18,8 @@ const repos: GitFixture[] = [];
 const pages: TrackedPage[] = [];
 /** Answers >= 400 a test expects (the rest fail it), per page. */
 const allowed = new Map<TrackedPage, RegExp[]>();
+/** The path of every request any portal page made. */
+const requested = new Set<string>();
 const tokens: Record<'acme' | 'initech' | 'dev' | 'suspended', string> = {
   acme: '',
   initech: '',
@@ -48,6 +50,7 @@ async function customerWith(name: string, grants: Record<string, string>, scope 
 
 async function open(viewport = DESKTOP, expected: RegExp[] = []): Promise<TrackedPage> {
   const p = await openPage(browser, viewport);
+  p.page.on('request', (req) => requested.add(new URL(req.url()).pathname));
   pages.push(p);
   allowed.set(p, expected);
   return p;
@@ -293,5 +296,15 @@ describe('the customer portal in a real browser', () => {
     await signOut.click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.evaluate<string[]>('Object.values(sessionStorage)')).toEqual([]);
+  });
+
+  it('talked only to the portal API, never to an admin route', () => {
+    const api = [...requested].filter((p) => p.startsWith('/api/'));
+    expect(api.length).toBeGreaterThan(3);
+    expect(api.filter((p) => !/^\/api\/v1\/(me(\/.*)?|portal)$/.test(p))).toEqual([]);
+    const other = [...requested].filter(
+      (p) => !p.startsWith('/api/') && !p.startsWith('/portal') && !p.startsWith('/admin/assets/'),
+    );
+    expect(other).toEqual([]);
   });
 });
