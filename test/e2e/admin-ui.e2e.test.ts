@@ -326,6 +326,8 @@ describe('the admin UI in a real browser', () => {
       'Vulnerabilities',
       'Audit log',
       'Tasks',
+      'Webhooks',
+      'Events',
     ]) {
       await nav(page, view);
       await loaded(page);
@@ -397,6 +399,8 @@ describe('the admin UI in a real browser', () => {
       'Vulnerabilities',
       'Audit log',
       'Tasks',
+      'Webhooks',
+      'Events',
     ]) {
       await nav(p, view);
       await loaded(p);

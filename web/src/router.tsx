@@ -13,6 +13,9 @@ import { VulnerabilitiesPage } from './pages/Vulnerabilities';
 import { VulnerabilityPage } from './pages/Vulnerability';
 import { AuditPage } from './pages/Audit';
 import { TasksPage } from './pages/Tasks';
+import { WebhooksPage } from './pages/Webhooks';
+import { WebhookEndpointPage } from './pages/WebhooksEndpoint';
+import { EventsPage } from './pages/WebhooksEvents';
 
 // The chart library loads only with the statistics page.
 const StatisticsPage = lazy(() => import('./pages/Statistics'));
@@ -37,6 +40,9 @@ export const router = createBrowserRouter(
         { path: 'vulnerabilities/:id', element: <VulnerabilityPage /> },
         { path: 'audit', element: <AuditPage /> },
         { path: 'tasks', element: <TasksPage /> },
+        { path: 'webhooks', element: <WebhooksPage /> },
+        { path: 'webhooks/:id', element: <WebhookEndpointPage /> },
+        { path: 'events', element: <EventsPage /> },
         { path: '*', element: <Navigate to="/packages" replace /> },
       ],
     },

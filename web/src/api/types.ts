@@ -39,3 +39,7 @@ export type Vulnerability = Item<Ok<'/api/v1/vulnerabilities', 'get'>>;
 export type VulnerabilityDetail = Ok<'/api/v1/vulnerabilities/{id}', 'get'>;
 export type Advisory = Item<Ok<'/api/v1/advisories', 'get'>>;
 export type Severity = NonNullable<Advisory['severity']>;
+export type WebhookEndpoint = Item<Ok<'/api/v1/webhook-endpoints', 'get'>>;
+export type CreatedWebhookEndpoint = Ok<'/api/v1/webhook-endpoints', 'post'>;
+export type WebhookDelivery = Item<Ok<'/api/v1/webhook-endpoints/{id}/deliveries', 'get'>>;
+export type FeedEvent = Item<Ok<'/api/v1/events', 'get'>>;

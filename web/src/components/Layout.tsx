@@ -11,6 +11,8 @@ const LINKS = [
   ['/vulnerabilities', 'Vulnerabilities'],
   ['/audit', 'Audit log'],
   ['/tasks', 'Tasks'],
+  ['/webhooks', 'Webhooks'],
+  ['/events', 'Events'],
 ] as const;
 
 export function Layout() {

@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, call } from '../api/client';
+import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../api/types';
+import { PagedTable } from '../components/DataTable';
+import type { Column } from '../components/DataTable';
+import {
+  CopyBlock,
+  FormCard,
+  PageTitle,
+  ShownOnce,
+  StatusBadge,
+  TextField,
+} from '../components/ui';
+import { fieldError, isFeatureMissing } from '../lib/errors';
+import { formatTime } from '../lib/format';
+import { canWrite, useSession } from '../lib/session';
+import { EventPicker, hasWebhooks, WebhooksNotInEdition } from './WebhooksShared';
+import type { EventType } from './WebhooksShared';
+
+/** The path of an endpoint's page in the UI. */
+export const endpointPath = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
+
+const COLUMNS: Column<WebhookEndpoint>[] = [
+  {
+    header: 'URL',
+    className: 'break',
+    cell: (e) => <Link to={endpointPath(e.id)}>{e.url}</Link>,
+  },
+  {
+    header: 'Events',
+    className: 'break',
+    cell: (e) => <span className="small">{e.events.join(', ')}</span>,
+  },
+  {
+    header: 'Active',
+    cell: (e) => <StatusBadge status={e.active ? 'active' : 'inactive'} />,
+  },
+  { header: 'Description', className: 'break', cell: (e) => e.description ?? '' },
+  { header: 'Created', cell: (e) => formatTime(e.created_at) },
+];
+
+function CreateEndpoint({ onCreated }: { onCreated: (e: CreatedWebhookEndpoint) => void }) {
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<EventType[]>([]);
+  const [description, setDescription] = useState('');
+  const [secret, setSecret] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      call(
+        api.POST('/api/v1/webhook-endpoints', {
+          body: {
+            url: url.trim(),
+            events,
+            ...(description.trim() ? { description: description.trim() } : {}),
+            ...(secret ? { secret } : {}),
+          },
+        }),
+      ),
+    onSuccess: (created) => {
+      setUrl('');
+      setEvents([]);
+      setDescription('');
+      setSecret('');
+      onCreated(created);
+      return queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
+    },
+  });
+  const err = create.error;
+  return (
+    <FormCard title="New webhook endpoint" submit="Create endpoint" action={create}>
+      <div className="row">
+        <TextField
+          label="URL"
+          type="url"
+          hint="http(s) address that receives a POST per event"
+          placeholder="https://ci.example.com/packyard"
+          value={url}
+          onChange={setUrl}
+          error={fieldError(err, 'url')}
+        />
+        <TextField
+          label="Description"
+          value={description}
+          onChange={setDescription}
+          error={fieldError(err, 'description')}
+        />
+        <TextField
+          label="Secret"
+          hint="optional: leave empty to have one generated (whsec_…)"
+          autoComplete="off"
+          spellCheck={false}
+          value={secret}
+          onChange={setSecret}
+          error={fieldError(err, 'secret')}
+        />
+      </div>
+      <EventPicker value={events} onChange={setEvents} error={fieldError(err, 'events')} />
+    </FormCard>
+  );
+}
+
+function EndpointList() {
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: ['webhook-endpoints', page],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      call(api.GET('/api/v1/webhook-endpoints', { params: { query: { page, per_page: 25 } } })),
+  });
+  if (isFeatureMissing(list.error)) return <WebhooksNotInEdition />;
+  return (
+    <PagedTable
+      caption="Webhook endpoints"
+      what="webhook endpoints"
+      list={list}
+      columns={COLUMNS}
+      rowKey={(e) => e.id}
+      empty="No webhook endpoints yet."
+      onPage={setPage}
+    />
+  );
+}
+
+/**
+ * Webhooks (docs/admin-ui.md, docs/webhooks-outgoing.md): the endpoints Packyard POSTs its events
+ * to; create one (its secret shown once). Pro and above.
+ */
+export function WebhooksPage() {
+  const session = useSession();
+  const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
+  const available = hasWebhooks(session);
+  return (
+    <>
+      <PageTitle>Webhooks</PageTitle>
+      {!available && <WebhooksNotInEdition />}
+      {available && (
+        <p className="muted">
+          Packyard sends each event an endpoint subscribes to as a signed POST (header{' '}
+          <code>Packyard-Signature</code>), retrying failures for a while. Open an endpoint to see
+          its deliveries, redeliver one or send a ping. Every event is also in the{' '}
+          <Link to="/events">event feed</Link>.
+        </p>
+      )}
+      {created && (
+        <ShownOnce
+          title="Endpoint created: copy its signing secret now"
+          note="Packyard signs every delivery to this endpoint with this secret. It is shown only once; later the endpoint only says that a secret is set."
+          onDone={() => setCreated(null)}
+        >
+          <CopyBlock label="Signing secret" text={created.secret} />
+          <p className="break">
+            <Link to={endpointPath(created.id)}>Open the endpoint {created.url}</Link>
+          </p>
+        </ShownOnce>
+      )}
+      {available && canWrite(session) && <CreateEndpoint onCreated={setCreated} />}
+      {available && <EndpointList />}
+    </>
+  );
+}
