@@ -116,6 +116,21 @@ describe('the customer portal API', () => {
     expect((await call('GET', '/api/v1/me/packages/acme/none', a.basic)).statusCode).toBe(404);
   });
 
+  it('shows a frozen customer only its frozen versions, as p2 does', async () => {
+    const f = await customer({ 'acme/lib': '*', 'acme/other': '*' });
+    await api('POST', `/api/v1/customers/${f.id}/freeze`, {
+      versions: [{ package: 'acme/lib', version: '1.0.0' }],
+    });
+    const res = await call('GET', '/api/v1/me/packages', f.bearer);
+    expect(res.json().data).toEqual([
+      { name: 'acme/lib', description: 'The acme/lib package', versions: ['1.0.0'] },
+    ]);
+    expect(res.json().data[0].versions).toEqual(await p2Versions(f.basic, 'acme/lib'));
+    const other = await call('GET', '/api/v1/me/packages/acme/other', f.bearer);
+    expect(other.statusCode).toBe(403);
+    expect(other.json()).toEqual((await call('GET', '/p2/acme/other.json', f.basic)).json());
+  });
+
   it('shows one package with its versions and readme', async () => {
     const a = await customer({ 'acme/lib': '>=1.2' });
     const res = await call('GET', '/api/v1/me/packages/acme/lib', a.bearer);
