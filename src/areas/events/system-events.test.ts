@@ -2,7 +2,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { proxiedApp } from '../../../test/proxy-helpers.js';
-import type { Proxied } from '../../../test/proxy-helpers.js';
 import { listEvents } from './store.js';
 
 /** Events of background changes: the proxy's upstream, and Cloud usage thresholds. */
