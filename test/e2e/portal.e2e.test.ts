@@ -9,6 +9,7 @@ import type { RunningServer } from './server.js';
 import { DESKTOP, PHONE, launchBrowser, openPage, screenshot } from './browser.js';
 import type { TrackedPage } from './browser.js';
 import { expectFits, expectReachable } from './admin-ui-phone.js';
+import { ComposerProject } from './composer-client.js';
 
 // The customer portal (docs/portal.md) in Chromium: one server, real synced repositories, and a
 // page (its own session storage) per customer.
@@ -20,6 +21,8 @@ const pages: TrackedPage[] = [];
 const allowed = new Map<TrackedPage, RegExp[]>();
 /** The path of every request any portal page made. */
 const requested = new Set<string>();
+/** The composer.json the Setup page gave, for the install with a token made in the portal. */
+let setupComposerJson: { repositories: unknown[]; config?: Record<string, unknown> } | null = null;
 const tokens: Record<'acme' | 'initech' | 'dev' | 'suspended', string> = {
   acme: '',
   initech: '',
@@ -181,7 +184,8 @@ describe('the customer portal in a real browser', () => {
     await nav(page, 'Setup');
     const host = new URL(s.url).host;
     const composerJson = await page.getByLabel('composer.json', { exact: true }).textContent();
-    expect(JSON.parse(composerJson ?? '')).toMatchObject({
+    setupComposerJson = JSON.parse(composerJson ?? '');
+    expect(setupComposerJson).toMatchObject({
       repositories: [{ type: 'composer', url: s.url }],
     });
     const authJson = await page.getByLabel('auth.json', { exact: true }).textContent();
@@ -211,6 +215,22 @@ describe('the customer portal in a real browser', () => {
     expect(((await root.json()) as Record<string, unknown>)['available-packages']).toEqual([
       'acme/lib',
     ]);
+    // Composer installs with the Setup page's composer.json and the auth.json shown here.
+    const project = new ComposerProject(s.url, plain);
+    try {
+      project.writeJson('composer.json', {
+        name: 'customer/app',
+        ...setupComposerJson,
+        repositories: [...(setupComposerJson?.repositories ?? []), { 'packagist.org': false }],
+        require: {},
+      });
+      project.writeJson('auth.json', authJson);
+      const install = await project.run(['require', 'acme/lib']);
+      expect(install.code, install.output).toBe(0);
+      expect(project.lockedVersion('acme/lib')).toBe('1.1.0');
+    } finally {
+      project.remove();
+    }
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.getByText(plain).count()).toBe(0);
 
