@@ -257,6 +257,30 @@ describe('the Webhooks page in a real browser', () => {
     expect(receiver.of('customer.created')).toEqual([]);
   });
 
+  it('says why a delivery failed when the receiver cannot be reached', async () => {
+    const { page } = admin;
+    const back = page.url();
+    // A port nobody listens on: the one a closed server had.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const api = adminApi(s);
+    const dead = (await api('POST', '/api/v1/webhook-endpoints', {
+      url: `http://127.0.0.1:${port}/gone`,
+      events: ['package.deleted'],
+    })) as { id: string };
+    await nav(page, 'Webhooks');
+    await page.getByRole('link', { name: `http://127.0.0.1:${port}/gone`, exact: true }).click();
+    await page.getByRole('button', { name: 'Ping', exact: true }).click();
+    await expect
+      .poll(() => deliveryState(page, 'ping'), POLL)
+      .toEqual(['pending', '1', expect.stringContaining('ECONNREFUSED')]);
+    await page.goto(back);
+    await page.getByRole('button', { name: 'Ping', exact: true }).waitFor();
+    await api('DELETE', `/api/v1/webhook-endpoints/${dead.id}`);
+  });
+
   it('edits the endpoint, deactivates and activates it', async () => {
     const { page } = admin;
     await page.getByRole('button', { name: 'Edit' }).click();

@@ -107,6 +107,8 @@ function EndpointList() {
   const list = useQuery({
     queryKey: ['webhook-endpoints', page],
     placeholderData: keepPreviousData,
+    // Read afresh on every visit: endpoints are also made over the API and GraphQL.
+    staleTime: 0,
     queryFn: () =>
       call(api.GET('/api/v1/webhook-endpoints', { params: { query: { page, per_page: 25 } } })),
   });

@@ -43,6 +43,7 @@ function Feed() {
   const feed = useQuery({
     queryKey: ['events', type, after],
     placeholderData: keepPreviousData,
+    staleTime: 0,
     queryFn: () =>
       call(
         api.GET('/api/v1/events', {
