@@ -64,11 +64,38 @@ export class FakePackagist {
     for (const [name, versions] of Object.entries(packages)) this.setPackage(name, versions);
   }
 
+  /**
+   * When not null, packages.json names `metadata-changes-url` and `/metadata/changes.json`
+   * answers in packagist.org's format from this log (`time` in 1/10,000 s), which every
+   * setPackage adds an update to; a test may push `resync` or `delete` actions itself.
+   */
+  changeLog: { type: 'update' | 'delete' | 'resync'; package: string; time: number }[] | null =
+    null;
+
   /** Adds or replaces a package; its Last-Modified moves to now. */
   setPackage(name: string, versions: FakeVersion[]): void {
     const previous = this.packages.get(name)?.lastModified.getTime() ?? 0;
     const now = Math.max(Math.floor(Date.now() / 1000) * 1000, previous + 1000);
     this.packages.set(name, { name, versions, lastModified: new Date(now) });
+    this.changeLog?.push({ type: 'update', package: name, time: Date.now() * 10 });
+  }
+
+  private changes(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const now = Date.now() * 10;
+    const since = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('since'));
+    res.setHeader('content-type', 'application/json');
+    if (!since) {
+      res
+        .writeHead(400)
+        .end(JSON.stringify({ error: 'Invalid or missing "since"', timestamp: now }));
+      return;
+    }
+    const actions = this.changeLog!.filter((a) => a.time >= since).map((a) => ({
+      type: a.type,
+      package: a.package,
+      time: Math.floor(a.time / 10000),
+    }));
+    res.writeHead(200).end(JSON.stringify({ actions, timestamp: now }));
   }
 
   addVersion(name: string, version: FakeVersion): void {
@@ -158,9 +185,11 @@ export class FakePackagist {
     }
     if (path === '/packages.json') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ packages: [], 'metadata-url': '/p2/%package%.json' }));
+      const changes = this.changeLog ? { 'metadata-changes-url': '/metadata/changes.json' } : {};
+      res.end(JSON.stringify({ packages: [], 'metadata-url': '/p2/%package%.json', ...changes }));
       return;
     }
+    if (path === '/metadata/changes.json' && this.changeLog) return this.changes(req, res);
     const p2 = /^\/p2\/([^/]+\/[^/]+?)(~dev)?\.json$/.exec(path);
     if (p2?.[1]) return this.p2(req, res, p2[1], Boolean(p2[2]));
     const dist = /^\/dist\/([^/]+\/[^/]+)\/([0-9a-f]{40})\.zip$/.exec(path);

@@ -19,6 +19,7 @@ import { UpstreamHealth } from './health.js';
 import * as store from './store.js';
 import { ProxyHitCounter } from './hit-counter.js';
 import type { DocumentRow, ProxyKind } from './store.js';
+import { UpstreamChangeFeed } from './change-feed.js';
 import { UpstreamClient, UpstreamFailure } from './upstream.js';
 import { ArchiveFetcher } from './archives.js';
 
@@ -53,6 +54,8 @@ export class ProxyService {
   readonly upstream: UpstreamClient | null;
   readonly health: UpstreamHealth | null;
   readonly archives: ArchiveFetcher | null;
+  /** The upstream's change log, followed when it has one (change-feed.ts). */
+  readonly feed: UpstreamChangeFeed | null;
   /** Rendered public documents per tenant: every customer of a tenant gets the same bytes. */
   private readonly memo = new Map<string, Memo>();
   private readonly refreshing = new Map<string, Promise<DocumentRow | undefined>>();
@@ -78,6 +81,9 @@ export class ProxyService {
     this.health = on ? new UpstreamHealth(deps, settings.upstreamUrl!) : null;
     this.archives =
       this.upstream && this.health ? new ArchiveFetcher(deps, this.upstream, this.health) : null;
+    this.feed = this.upstream
+      ? new UpstreamChangeFeed(deps, this.upstream, settings.metadataTtlSeconds * 1000)
+      : null;
   }
 
   get enabled(): boolean {
@@ -113,12 +119,18 @@ export class ProxyService {
       return memo;
     }
     const frozen = await store.isFrozen(this.deps.db, tenantId, name);
+    // Read before the kept row: a change the upstream's log names marks the row first.
+    const followed = !frozen && this.feed ? await this.feed.following(tenantId) : false;
     let row = await store.findDocument(this.deps.db, tenantId, name, kind);
     const ttlMs = this.deps.config.proxy.metadataTtlSeconds * 1000;
     let validUntilMs = frozen ? Number.POSITIVE_INFINITY : 0;
     if (row && (frozen || Date.parse(row.checked_at) + ttlMs > Date.now())) {
       this.hits.hit(tenantId);
       validUntilMs = frozen ? validUntilMs : Date.parse(row.checked_at) + ttlMs;
+    } else if (row && followed && Date.parse(row.checked_at) > 0) {
+      // Unchanged upstream since it was kept (change-feed.ts): no revalidation needed.
+      this.hits.hit(tenantId);
+      validUntilMs = Date.now() + this.feed!.reuseMs;
     } else if (frozen) {
       throw notFound(`Package ${name}${kind === 'dev' ? ' (branches)' : ''}`);
     } else {

@@ -154,6 +154,34 @@ export class UpstreamClient {
     }
   }
 
+  /**
+   * A small JSON document of the upstream's own site (its root, its change log), with the HTTP
+   * status: for 2xx and 4xx answers whose body is JSON. Off the upstream's host is refused.
+   */
+  async json(url: URL): Promise<{ status: number; body: unknown }> {
+    if (url.origin !== this.base.origin) {
+      throw new UpstreamFailure('invalid', `refused ${url.host}: not the upstream's host`);
+    }
+    const timer = new IdleTimer(this.settings.timeoutMs);
+    try {
+      const res = await this.get(url, { accept: 'application/json' }, timer, true);
+      if (res.status >= 500 || res.status === 429 || res.status === 408) {
+        await res.body?.cancel();
+        throw UpstreamClient.statusFailure(res, `the upstream (${url.pathname})`);
+      }
+      const text = await this.readLimited(res, timer, 4 * 1024 * 1024, url.pathname);
+      try {
+        return { status: res.status, body: JSON.parse(text.toString('utf8')) as unknown };
+      } catch {
+        throw new UpstreamFailure('invalid', `the upstream's ${url.pathname} is not JSON`);
+      }
+    } catch (err) {
+      throw describe(err);
+    } finally {
+      timer.stop();
+    }
+  }
+
   private async readLimited(res: Response, timer: IdleTimer, limit: number, what: string) {
     const declared = Number(res.headers.get('content-length') ?? Number.NaN);
     if (declared > limit) {
