@@ -5,9 +5,6 @@ import { ChangeLog, SINCE_RE, nowTimestamp } from './change-log.js';
 
 export const CHANGES_PATH = '/metadata/changes.json';
 
-/** Events are kept this long unless EVENT_RETENTION_DAYS says otherwise (docs/webhooks-outgoing.md). */
-const DEFAULT_RETENTION_DAYS = 30;
-
 /** The URL packages.json gives as `metadata-changes-url`: absolute, as every URL a mirror reads. */
 export const changesUrl = (origin: string): string => `${origin}${CHANGES_PATH}`;
 
@@ -18,11 +15,11 @@ export const changesUrl = (origin: string): string => `${origin}${CHANGES_PATH}`
  */
 export async function changeLogRoutes(app: App): Promise<void> {
   const { composer, deps } = app.services;
-  const config = deps.config as typeof deps.config & { eventRetentionDays?: number };
+  // Older events are gone (EVENT_RETENTION_DAYS, docs/webhooks-outgoing.md).
   const log = new ChangeLog(
     deps,
     (principal) => composer.availablePackages(principal),
-    config.eventRetentionDays ?? DEFAULT_RETENTION_DAYS,
+    deps.config.eventRetentionDays,
   );
   app.get(CHANGES_PATH, { schema: { hide: true } }, async (req, reply) => {
     const principal = await composer.authenticate(
