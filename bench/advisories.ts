@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openRuntime } from '../src/runtime.js';
 import { execFileSync } from 'node:child_process';
 import { friendsOfPhpRepository } from '../test/fixtures/friendsofphp.js';

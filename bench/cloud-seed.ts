@@ -1,7 +1,7 @@
 /** The data of bench/cloud.ts: tenants of 100 packages each, written straight to the database. */
 import crypto from 'node:crypto';
 import type { Insertable } from 'kysely';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openRuntime } from '../src/runtime.js';
 import { buildVersionEntry, rebuildPackageMetadata } from '../src/composer/metadata.js';
 import { DEFAULT_TENANT_ID } from '../src/infra/db/schema.js';

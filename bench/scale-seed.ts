@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openRuntime } from '../src/runtime.js';
 import { digest, generateSecret } from '../src/infra/crypto.js';
 import { CUSTOMER_TOKEN_PREFIX } from '../src/areas/auth/service.js';

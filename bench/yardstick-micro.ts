@@ -13,7 +13,7 @@ import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { createP2FastPath } from '../src/areas/composer-repository/fast-path.js';
 import { ResponseCache, render } from '../src/areas/composer-repository/response-cache.js';
-import type { Config } from '../src/config.js';
+import type { Config } from '../src/config/index.js';
 import { CacheGeneration } from '../src/infra/cache-generation.js';
 import { digest } from '../src/infra/crypto.js';
 import { DEFAULT_TENANT_ID } from '../src/infra/db/schema.js';

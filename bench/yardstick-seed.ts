@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openRuntime } from '../src/runtime.js';
 import { buildVersionEntry, rebuildPackageMetadata } from '../src/composer/metadata.js';
 import { branchToVersion, tagToVersion } from '../src/composer/semver/index.js';

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';

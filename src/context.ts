@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { Db, Dialect } from './infra/db/connection.js';
 import type { CacheGeneration } from './infra/cache-generation.js';
 import type { EventBus } from './infra/events.js';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, cloudTenant, createTestApp } from '../test/helpers.js';
 import type { TestApp } from '../test/helpers.js';
 import { adminApi, createCustomer } from '../test/factories.js';
-import { EDITIONS } from './config.js';
-import type { Edition } from './config.js';
+import { EDITIONS } from './config/index.js';
+import type { Edition } from './config/index.js';
 import { EDITION_MATRIX, FEATURES, assertFeature, hasFeature } from './editions.js';
 import type { Feature } from './editions.js';
 

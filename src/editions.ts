@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Edition } from './config.js';
+import type { Edition } from './config/index.js';
 import { featureNotAvailable } from './errors.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { ConfigError, loadConfig, storageSettings } from './config.js';
-import type { Config, StorageSettings } from './config.js';
+import { ConfigError, loadConfig, storageTarget } from './config/index.js';
+import type { Config, StorageSettings } from './config/index.js';
 import { buildApp } from './app.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { openRuntime } from './runtime.js';
@@ -133,7 +133,7 @@ async function storageMigrate(opts: { to: string }): Promise<void> {
   const config = configOrExit();
   let target: StorageSettings;
   try {
-    target = storageSettings(opts.to, config.dataDir, process.env, '--to');
+    target = storageTarget(opts.to, config.dataDir);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(`packyard: ${err.message}`);

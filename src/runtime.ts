@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { Deps } from './context.js';
 import { migrate, openDatabase } from './infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';

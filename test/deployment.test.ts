@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 
 interface ComposeService {
   image?: string;
@@ -49,7 +49,7 @@ describe('Dockerfile and compose.yaml', () => {
   });
 
   it.each(packyardServices)(
-    '%s names only settings that src/config.ts reads, all valid',
+    '%s names only settings that src/config/ reads, all valid',
     (_name, service) => {
       const env = Object.fromEntries(
         Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(v)]),
@@ -76,7 +76,7 @@ describe('Dockerfile and compose.yaml', () => {
     }
   });
 
-  it('the image runs as the unprivileged user and names only settings src/config.ts reads', () => {
+  it('the image runs as the unprivileged user and names only settings src/config/ reads', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
     const envBlock = /^ENV ((?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1] ?? '';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { ERROR_STATUS } from '../src/errors.js';
 
 /** Every key loadConfig looks up in the environment it is given (errors from bad combinations ignored). */

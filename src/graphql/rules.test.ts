@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudTenant, createTestApp, graphql } from '../../test/helpers.js';
 import type { GqlAnswer, TestApp } from '../../test/helpers.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { buildSchema, parse } from './graphql-js.js';
 import { typeDefs } from './schema.js';
 import { operationCost } from './complexity.js';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { AppError } from '../errors.js';
 import { digest } from '../infra/crypto.js';
 import { customerSecret } from '../areas/composer-repository/credentials.js';

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_REDIS_URL, basicAuth, createTestApp, waitFor } from '../../test/helpers.js';
 import type { TestApp } from '../../test/helpers.js';
 import { GitFixture } from '../../test/fixtures/git-repo.js';
-import { loadConfig, ConfigError } from '../config.js';
+import { loadConfig, ConfigError } from '../config/index.js';
 import { assertPublicGitHost, isPublicAddress } from '../infra/git/host-guard.js';
 
 describe('TRUST_PROXY', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { MemoryEventBus } from './events.js';
 import type { DomainEvent, EventBus, EventListener } from './events.js';
 import type { Notice, RemoteNotices } from './peers.js';

@@ -4,7 +4,7 @@ import cluster from 'node:cluster';
  * The mark `packyard serve`'s primary leaves in its environment before forking, so its processes
  * know the primary relays between them (notices, metrics). A process forked by another primary
  * (pm2's cluster mode) has no such relay and must not wait for one. An internal handshake between
- * the primary and its children, not a setting: configuration lives in src/config.ts.
+ * the primary and its children, not a setting: configuration lives in src/config/.
  */
 const MARK = 'PACKYARD_SERVE_PRIMARY';
 

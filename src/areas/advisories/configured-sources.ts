@@ -1,5 +1,5 @@
 import type { Deps } from '../../context.js';
-import type { AdvisorySettings } from '../../config-advisories.js';
+import type { AdvisorySettings } from '../../config/advisories.js';
 import { friendsOfPhpSource } from './sources/friendsofphp.js';
 import { githubSource } from './sources/github.js';
 import { osvSource } from './sources/osv.js';

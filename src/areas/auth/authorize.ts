@@ -1,5 +1,5 @@
 import type { Actor, Ctx } from '../../context.js';
-import type { Edition } from '../../config.js';
+import type { Edition } from '../../config/index.js';
 import { assertFeature } from '../../editions.js';
 import type { Feature } from '../../editions.js';
 import { forbidden, unauthorized } from '../../errors.js';

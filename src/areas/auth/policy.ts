@@ -1,4 +1,4 @@
-import type { Edition } from '../../config.js';
+import type { Edition } from '../../config/index.js';
 import { INTERNAL, PLATFORM, PUBLIC, READ, WRITE, guard } from './authorize.js';
 import type { Rule } from './authorize.js';
 import type { AdvisoryService } from '../advisories/service.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudTenant, createTestApp, graphqlBody, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
-import { ConfigError, loadConfig } from '../../config.js';
+import { ConfigError, loadConfig } from '../../config/index.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

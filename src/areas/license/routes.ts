@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import type { App } from '../../http/app-types.js';
 import { ErrorBodySchema } from '../../http/schemas.js';
-import type { Config } from '../../config.js';
-import type { PlanLimits } from '../../config-cloud.js';
+import type { Config } from '../../config/index.js';
+import type { PlanLimits } from '../../config/cloud.js';
 import { featuresOf, graphqlComplexityLimit } from '../../editions.js';
 import { LicenseSchema } from './schema.js';
 

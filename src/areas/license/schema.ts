@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { FEATURES } from '../../editions.js';
-import { EDITIONS } from '../../config.js';
+import { EDITIONS } from '../../config/index.js';
 import { IsoDateTime, Nullable } from '../../http/schemas.js';
 
 /** GET /api/v1/license (docs/operations.md); a null limit means unlimited (or n/a). */

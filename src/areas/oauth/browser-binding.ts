@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { invalid } from '../../errors.js';
 import { constantTimeEqual, digest } from '../../infra/crypto.js';
 

@@ -1,5 +1,5 @@
 import { OAuth2Client } from 'arctic';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import { featureNotAvailable } from '../../errors.js';
 import { SecretBox } from '../../infra/secret-box.js';
 import { providerSpec } from './providers.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 
 export const OAUTH_PROVIDERS = ['github', 'gitlab'] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];

@@ -1,4 +1,4 @@
-import type { Edition } from '../../config.js';
+import type { Edition } from '../../config/index.js';
 import { invalid } from '../../errors.js';
 import { resolveTarget } from './sender.js';
 

@@ -1,4 +1,4 @@
-import type { ProxyVisibility } from '../../config-proxy.js';
+import type { ProxyVisibility } from '../../config/proxy.js';
 import type { Ctx, Deps } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
 import { findPackageByName } from '../packages/catalog.js';

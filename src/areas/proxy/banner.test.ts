@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/index.js';
 import { proxyBannerLines } from './banner.js';
 
 describe('the start banner about the proxy', () => {

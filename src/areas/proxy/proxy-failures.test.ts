@@ -158,7 +158,7 @@ describe('who sees public names', () => {
     const before = p.upstream.count('/p2/psr/log~dev.json');
     await p.get('/p2/psr/log.json', auth);
     expect(p.upstream.count('/p2/psr/log~dev.json')).toBe(before);
-    const { loadConfig } = await import('../../config.js');
+    const { loadConfig } = await import('../../config/index.js');
     expect(() => loadConfig({ PROXY_VISIBILITY: 'some' })).toThrow(/PROXY_VISIBILITY/);
     expect(() => loadConfig({ PROXY_UPSTREAM_URL: 'ftp://x' })).toThrow(/PROXY_UPSTREAM_URL/);
     expect(loadConfig({}).proxy).toMatchObject({

@@ -10,7 +10,7 @@ import { addSyncedPackage } from '../../../test/factories.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { startFakeS3 } from '../../../test/fakes/s3.js';
 import type { FakeS3 } from '../../../test/fakes/s3.js';
-import { storageSettings } from '../../config.js';
+import { storageSettings } from '../../config/index.js';
 import { openStorage } from '../../infra/storage/open.js';
 import { FsStorage } from '../../infra/storage/fs-storage.js';
 import type { ArchiveStorage } from '../../infra/storage/storage.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../context.js';
-import type { PlanLimits } from '../../config-cloud.js';
+import type { PlanLimits } from '../../config/cloud.js';
 import type { Db } from '../../infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 

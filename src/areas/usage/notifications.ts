@@ -4,7 +4,7 @@ import type { Deps } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
 import { newId } from '../../infra/crypto.js';
 import { forTenant } from '../../infra/db/tenant-scope.js';
-import type { PlanLimits } from '../../config-cloud.js';
+import type { PlanLimits } from '../../config/cloud.js';
 import { planLimitsOf } from './limits.js';
 import { storedStorageUsed } from './storage-counter.js';
 import { transact } from '../../unit-of-work.js';

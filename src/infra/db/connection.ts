@@ -7,7 +7,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { Database } from './schema.js';
 import * as initial from './migrations/2026-11-22-01-initial.js';
 import * as cacheGenerations from './migrations/2026-11-22-02-cache-generations.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/index.js';
 import { TEST_DATABASE, TEST_DATABASE_URL } from '../../../test/helpers.js';
 import { migrate, openDatabase } from './connection.js';
 import type { Db, DbHandle } from './connection.js';

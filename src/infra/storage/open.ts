@@ -1,4 +1,4 @@
-import type { StorageSettings } from '../../config-storage.js';
+import type { StorageSettings } from '../../config/storage.js';
 import { FsStorage } from './fs-storage.js';
 import { S3Storage } from './s3-storage.js';
 import type { ArchiveStorage } from './storage.js';

@@ -11,7 +11,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { S3Settings } from '../../config-storage.js';
+import type { S3Settings } from '../../config/storage.js';
 import { serviceUnavailable } from '../../errors.js';
 import { assertValidKey } from './storage.js';
 import type { ArchiveStorage, StoredObject, StoredRead, StoredWrite } from './storage.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../../context.js';
-import { loadConfig } from '../../../config.js';
+import { loadConfig } from '../../../config/index.js';
 import { parseConstraint } from '../../../composer/semver/index.js';
 import { friendsOfPhpSource } from './friendsofphp.js';
 import type { AdvisorySource } from './types.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Deps } from '../../../context.js';
-import type { AdvisorySettings } from '../../../config-advisories.js';
+import type { AdvisorySettings } from '../../../config/advisories.js';
 import { mirrorRepository, readFilesAtCommits } from '../../../infra/git/index.js';
 import { runGit } from '../../../infra/git/exec.js';
 import type { AdvisorySource, ImportedAdvisory, SourceProblem, SourceResult } from './types.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../../context.js';
-import { loadConfig } from '../../../config.js';
+import { loadConfig } from '../../../config/index.js';
 import { parseConstraint } from '../../../composer/semver/index.js';
 import { FakeGitHubAdvisories } from '../../../../test/fakes/github-advisories.js';
 import type { FakeVulnerability } from '../../../../test/fakes/github-advisories.js';

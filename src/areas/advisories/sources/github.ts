@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Deps } from '../../../context.js';
-import type { AdvisorySettings } from '../../../config-advisories.js';
+import type { AdvisorySettings } from '../../../config/advisories.js';
 import type { AdvisorySeverity, AdvisorySource, ImportedAdvisory, SourceResult } from './types.js';
 
 const QUERY = `query($cursor: String) {

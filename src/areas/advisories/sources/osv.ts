@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import type { Deps } from '../../../context.js';
-import type { AdvisorySettings } from '../../../config-advisories.js';
+import type { AdvisorySettings } from '../../../config/advisories.js';
 import type {
   AdvisorySeverity,
   AdvisorySource,

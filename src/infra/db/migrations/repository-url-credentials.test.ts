@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../../config.js';
+import type { Config } from '../../../config/index.js';
 import { openMigrationDb } from '../../../../test/migration-db.js';
 import { migrate } from '../connection.js';
 import type { DbHandle } from '../connection.js';

@@ -1,6 +1,5 @@
-import { ConfigError } from './config-error.js';
-
-type Env = Record<string, string | undefined>;
+import type { Env } from './values.js';
+import { ConfigError } from './error.js';
 
 /** What a Cloud plan allows; null = unlimited (docs/cloud.md). */
 export interface PlanLimits {

@@ -1,7 +1,6 @@
+import type { Env } from './values.js';
 import net from 'node:net';
-import { ConfigError } from './config-error.js';
-
-type Env = Record<string, string | undefined>;
+import { ConfigError } from './error.js';
 
 /** Settings of the security defaults (issue 11), read by loadConfig. */
 export interface SecuritySettings {

@@ -1,3 +1,4 @@
+import type { Env } from './values.js';
 /** Outgoing e-mail (docs/notifications.md). */
 export interface MailSettings {
   /**
@@ -9,8 +10,6 @@ export interface MailSettings {
   /** The From header of every mail (MAIL_FROM, default `Packyard <packyard@<BASE_URL's host>>`). */
   from: string;
 }
-
-type Env = Record<string, string | undefined>;
 
 /** How config.ts reports a bad setting (ConfigError). */
 export interface MailSettingReaders {

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { ConfigError } from './config-error.js';
-import { flag } from './config-values.js';
-import type { Env } from './config-values.js';
+import { ConfigError } from './error.js';
+import { flag } from './values.js';
+import type { Env } from './values.js';
 
 /** Archive storage: a folder on this machine, or an S3-compatible bucket shared by every node. */
 export type StorageSettings = { kind: 'fs'; root: string } | ({ kind: 's3' } & S3Settings);

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './error.js';
 
 /** The environment as config.ts receives it (process.env, or a test's object). */
 export type Env = Record<string, string | undefined>;

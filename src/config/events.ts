@@ -1,6 +1,6 @@
-import type { Env } from './config-values.js';
-import { integer } from './config-values.js';
-import { ConfigError } from './config-error.js';
+import type { Env } from './values.js';
+import { integer } from './values.js';
+import { ConfigError } from './error.js';
 
 /** The event feed and outgoing webhooks (docs/webhooks-outgoing.md). */
 export interface EventSettings {

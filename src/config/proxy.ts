@@ -1,3 +1,4 @@
+import type { Env } from './values.js';
 /** Settings of the proxy of a public Composer repository (docs/proxy.md). */
 export interface ProxySettings {
   /** Upstream Composer v2 repository, no trailing slash; null = off (PROXY_UPSTREAM_URL, default https://repo.packagist.org, `off` disables). */
@@ -15,8 +16,6 @@ export interface ProxySettings {
 }
 
 export type ProxyVisibility = 'all' | 'granted';
-
-type Env = Record<string, string | undefined>;
 
 /** The readers config.ts validates every setting with, so the proxy's fail the same way. */
 export interface SettingReaders {

@@ -1,3 +1,4 @@
+import type { Env } from './values.js';
 /** Settings of the security-advisory import (docs/advisories.md). */
 export interface AdvisorySettings {
   /** Minutes between scheduled `advisories.import` tasks; 0 = no schedule (ADVISORIES_SYNC_INTERVAL_MINUTES, default 360). */
@@ -9,8 +10,6 @@ export interface AdvisorySettings {
   /** Token for GitHub's advisory database (GraphQL at GITHUB_API_URL); null = source off (ADVISORIES_GITHUB_TOKEN). */
   githubToken: string | null;
 }
-
-type Env = Record<string, string | undefined>;
 
 /** The readers config.ts validates every setting with, so these fail the same way. */
 export interface AdvisorySettingReaders {

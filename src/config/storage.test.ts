@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: '/srv/packyard', ...env });
 

@@ -2,25 +2,25 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from './config-error.js';
-import { baseOf, flag, integer, isoDate, port16, url } from './config-values.js';
-import type { Env } from './config-values.js';
-import { storageSettings } from './config-storage.js';
-import type { StorageSettings } from './config-storage.js';
+import { ConfigError } from './error.js';
+import { baseOf, flag, integer, isoDate, port16, url } from './values.js';
+import type { Env } from './values.js';
+import { storageSettings } from './storage.js';
+import type { StorageSettings } from './storage.js';
 export { ConfigError, storageSettings };
 export type { StorageSettings };
-import { proxySettings } from './config-proxy.js';
-import { advisorySettings } from './config-advisories.js';
-import type { AdvisorySettings } from './config-advisories.js';
-import type { ProxySettings } from './config-proxy.js';
-import { securitySettings } from './config-security.js';
-import { eventSettings } from './config-events.js';
-import type { EventSettings } from './config-events.js';
-import { cloudSettings } from './config-cloud.js';
-import { mailSettings } from './config-mail.js';
-import type { MailSettings } from './config-mail.js';
-import type { CloudSettings } from './config-cloud.js';
-import type { SecuritySettings } from './config-security.js';
+import { proxySettings } from './proxy.js';
+import { advisorySettings } from './advisories.js';
+import type { AdvisorySettings } from './advisories.js';
+import type { ProxySettings } from './proxy.js';
+import { securitySettings } from './security.js';
+import { eventSettings } from './events.js';
+import type { EventSettings } from './events.js';
+import { cloudSettings } from './cloud.js';
+import { mailSettings } from './mail.js';
+import type { MailSettings } from './mail.js';
+import type { CloudSettings } from './cloud.js';
+import type { SecuritySettings } from './security.js';
 
 /** The editions of docs/operations.md. */
 export const EDITIONS = ['community', 'pro', 'enterprise', 'cloud'] as const;
@@ -193,6 +193,11 @@ function privateKey(env: Env): string | null {
 }
 
 /** Reads and validates the settings; throws ConfigError with a message naming the bad setting. */
+/** The storage `storage migrate --to` names, read against the same environment as the rest. */
+export function storageTarget(raw: string, dataDir: string, env: Env = process.env) {
+  return storageSettings(raw, dataDir, env, '--to');
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0);
   if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got ${port}`);
