@@ -29,7 +29,11 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let api: ReturnType<typeof adminApi>;
 
 beforeAll(async () => {
-  t = await createTestApp({ EDITION: 'pro', OUTGOING_WEBHOOK_RETRY_SECONDS: '0.02' });
+  t = await createTestApp({
+    EDITION: 'pro',
+    OUTGOING_WEBHOOK_RETRY_SECONDS: '0.02',
+    OUTGOING_WEBHOOK_TIMEOUT_SECONDS: '0.5',
+  });
   api = adminApi(t);
   receiver = await startReceiver();
   await insertPackageRow(t, 'acme/one');
@@ -214,6 +218,43 @@ describe('outgoing webhooks', () => {
     await api('DELETE', `/api/v1/webhook-endpoints/${endpoint.id}`);
   });
 
+  it('gives up on a receiver that does not answer in time, and retries it', async () => {
+    const endpoint = await createEndpoint({ url: receiver.url, events: ['customer.created'] });
+    let hung = false;
+    receiver.answerWith((r) => {
+      if (r.json.type === 'customer.created' && !hung) {
+        hung = true;
+        return 'hang';
+      }
+      return 200;
+    });
+    const customer = await createCustomer(t, 'Slow');
+    const mine = (r: Received) => r.json.data.customer_id === customer.id;
+    await arrivals(mine, 2);
+    const done = await waitFor(
+      () => api('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`),
+      (d) => (d as { data: { status: string }[] }).data[0]?.status === 'succeeded',
+    );
+    expect((done as { data: { attempts: number }[] }).data[0]!.attempts).toBe(2);
+    receiver.answerWith(() => 200);
+    await api('DELETE', `/api/v1/webhook-endpoints/${endpoint.id}`);
+  });
+
+  it('sends nothing to a paused endpoint, and the next events once it is active again', async () => {
+    const endpoint = await createEndpoint({ url: receiver.url, events: ['customer.deleted'] });
+    const before = await createCustomer(t, 'Paused');
+    await api('PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { active: false });
+    await api('DELETE', `/api/v1/customers/${before.id}`);
+    expect((await deliveriesOf(endpoint.id)).data).toEqual([]);
+    await api('PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { active: true });
+    const after = await createCustomer(t, 'Resumed');
+    await api('DELETE', `/api/v1/customers/${after.id}`);
+    const [got] = await arrivals((r) => r.json.data.customer_id === after.id, 1);
+    expect(got!.json.type).toBe('customer.deleted');
+    expect(receiver.received.filter((r) => r.json.data.customer_id === before.id)).toEqual([]);
+    await api('DELETE', `/api/v1/webhook-endpoints/${endpoint.id}`);
+  });
+
   it('lets a viewer read endpoints, deliveries and the feed, and write nothing', async () => {
     const endpoint = await createEndpoint({ url: receiver.url, events: ['package.created'] });
     const { plain } = await t.runtime.services.team.create(
@@ -280,7 +321,7 @@ describe('outgoing webhooks', () => {
       { input: { url: receiver.url, events: ['package.created'] } },
     );
     expect(created.errors).toBeUndefined();
-    const endpoint = (created.data!.createWebhookEndpoint as { id: string; secret: string });
+    const endpoint = created.data!.createWebhookEndpoint as { id: string; secret: string };
     expect(endpoint.secret).toMatch(/^whsec_/);
     const updated = await graphqlBody(
       t,

@@ -13,7 +13,8 @@ export interface Received {
  */
 export async function startReceiver() {
   const received: Received[] = [];
-  let answer: (r: Received) => number = () => 200;
+  /** A status, or `hang`: no answer until the client gives up. */
+  let answer: (r: Received) => number | 'hang' = () => 200;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -25,7 +26,9 @@ export async function startReceiver() {
         json: JSON.parse(body) as Received['json'],
       };
       received.push(r);
-      res.statusCode = answer(r);
+      const status = answer(r);
+      if (status === 'hang') return;
+      res.statusCode = status;
       res.end('thanks');
     });
   });
@@ -34,9 +37,13 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    answerWith(fn: (r: Received) => number) {
+    answerWith(fn: (r: Received) => number | 'hang') {
       answer = fn;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -128,14 +128,7 @@ export class OutgoingWebhookService {
         max_attempts: Math.max(row.max_attempts, row.attempts + 1),
         next_attempt_at: now,
       };
-      const updated = await tx.db
-        .updateTable('webhook_event_deliveries')
-        .set(changes)
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', '=', row.id)
-        .where('attempts', '=', row.attempts)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) {
+      if (!(await store.reopenDelivery(tx.db, row, changes))) {
         throw conflict('The delivery is being attempted right now; try again in a moment');
       }
       await queueChains(tx.db, ctx.tenantId, [{ endpointId: id, chain: row.chain }], now);
@@ -192,14 +185,7 @@ export class OutgoingWebhookService {
 
   /** A reactivated endpoint's pending deliveries go out again. */
   private async requeuePending(tx: Tx, endpointId: string): Promise<void> {
-    const chains = await tx.db
-      .selectFrom('webhook_event_deliveries')
-      .select('chain')
-      .distinct()
-      .where('tenant_id', '=', tx.ctx.tenantId)
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .execute();
+    const chains = await store.pendingChains(tx.db, tx.ctx.tenantId, endpointId);
     if (chains.length === 0) return;
     await queueChains(
       tx.db,

@@ -142,6 +142,37 @@ export async function recordAttempt(
     .execute();
 }
 
+/**
+ * Makes a delivery pending again with room for one more attempt (a redelivery), unless an
+ * attempt was taken since it was read; false then.
+ */
+export async function reopenDelivery(
+  db: Db,
+  row: DeliveryRow,
+  changes: { status: string; max_attempts: number; next_attempt_at: string },
+): Promise<boolean> {
+  const result = await forTenant(db, row.tenant_id)
+    .updateTable('webhook_event_deliveries')
+    .set(changes)
+    .where('tenant_id', '=', row.tenant_id)
+    .where('id', '=', row.id)
+    .where('attempts', '=', row.attempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The chains of an endpoint that have pending deliveries. */
+export function pendingChains(db: Db, tenantId: string, endpointId: string) {
+  return forTenant(db, tenantId)
+    .selectFrom('webhook_event_deliveries')
+    .select('chain')
+    .distinct()
+    .where('tenant_id', '=', tenantId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 /** Deletes the tenant's deliveries created before `before`; returns how many. */
 export async function deleteDeliveriesBefore(db: Db, tenantId: string, before: string) {
   const result = await forTenant(db, tenantId)
