@@ -131,6 +131,27 @@ describe('the change log for mirrors (metadata-changes-url)', () => {
     expect(names((await changes(mine.auth, beforeRevoke)).actions)).toEqual(['resync *']);
   });
 
+  it('lists a new branch as ~dev, and makes a deleted package a resync without its name', async () => {
+    repos['acme/gone'] = new GitFixture('acme/gone').release('1.0.0');
+    await addSyncedPackage(t, 'acme/gone', repos['acme/gone'].url);
+    const c = await customer({ 'acme/lib': '*', 'acme/gone': '*' });
+    const since = sinceNow();
+    repos['acme/lib']!.git('checkout', '-q', '-b', 'feature');
+    repos['acme/lib']!.composerJson().commit('feature');
+    await api('POST', '/api/v1/packages/acme/lib/sync');
+    await waitForSync(t, 'acme/lib');
+    expect(names((await changes(c.auth, since)).actions)).toContain('update acme/lib~dev');
+
+    const beforeDelete = sinceNow();
+    await api('DELETE', '/api/v1/packages/acme/gone');
+    const other = await customer({ 'acme/other': '*' });
+    for (const auth of [c.auth, other.auth]) {
+      const answer = await changes(auth, beforeDelete);
+      expect(answer.actions).toEqual([{ type: 'resync', package: '*', time: expect.any(Number) }]);
+      expect(JSON.stringify(answer)).not.toContain('acme/gone');
+    }
+  });
+
   it('answers a since older than the kept events with a resync, as packagist.org does', async () => {
     const c = await customer({ 'acme/lib': '*' });
     const longAgo = (Date.now() - 40 * 86_400_000) * 10;
