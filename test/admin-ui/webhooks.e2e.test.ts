@@ -364,6 +364,9 @@ describe('the Webhooks page in a real browser', () => {
     await page.getByLabel('Type', { exact: true }).selectOption('package.created');
     await events.getByRole('cell', { name: 'acme/hooked', exact: true }).waitFor();
     await screenshot(page, 'desktop-events');
+    // The subject links to the package's page.
+    await events.getByRole('link', { name: 'acme/hooked', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'acme/hooked' }).waitFor();
   });
 
   it('deletes the endpoint only after a confirmation', async () => {

@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { deliveriesPollInterval } from './WebhooksDeliveries';
-import { eventSubject } from './WebhooksEvents';
+import { MemoryRouter } from 'react-router';
+import { EventSubject, eventSubject } from './WebhooksEvents';
 import { DeliveryStatus, EVENT_TYPES, EventPicker, hasWebhooks } from './WebhooksShared';
 
 const NOW = Date.parse('2026-11-27T16:00:00Z');
@@ -34,6 +35,25 @@ describe('the Webhooks pages’ logic', () => {
     );
     expect(eventSubject({})).toBe('');
     expect(eventSubject(null)).toBe('');
+  });
+
+  it('links an event’s package and customer, but not those a deletion removed', () => {
+    const html = (type: string, data: Record<string, unknown>) =>
+      renderToStaticMarkup(
+        <MemoryRouter>
+          <EventSubject event={{ id: 'evt_1', type, created_at: '', data }} />
+        </MemoryRouter>,
+      ).replace(/ data-discover="true"/g, '');
+    expect(html('version.published', { package: 'acme/lib', version: '1.0.0' })).toBe(
+      '<a href="/packages/acme/lib">acme/lib</a> 1.0.0',
+    );
+    expect(
+      html('access.granted', { customer_id: 'c1', package: 'acme/lib', constraint: '^1' }),
+    ).toBe('<a href="/packages/acme/lib">acme/lib</a> <a href="/customers/c1">c1</a>');
+    expect(html('package.deleted', { package: 'acme/lib' })).toBe('acme/lib');
+    expect(html('proxy.upstream_unreachable', { upstream_url: 'https://x.test' })).toBe(
+      'https://x.test',
+    );
   });
 
   it('knows the edition has webhooks from the license features', () => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, call } from '../api/client';
 import type { FeedEvent } from '../api/types';
 import { DataTable } from '../components/DataTable';
@@ -23,10 +24,28 @@ export function eventSubject(data: unknown): string {
   return parts.join(' ');
 }
 
+/** The subject with its package and customer linked to their pages (while they exist). */
+export function EventSubject({ event }: { event: FeedEvent }) {
+  const d = (event.data ?? {}) as Record<string, unknown>;
+  const gone = event.type.endsWith('.deleted');
+  const pkg = typeof d.package === 'string' ? d.package : '';
+  const customer = typeof d.customer_id === 'string' ? d.customer_id : '';
+  if (gone || (!pkg && !customer)) return <>{eventSubject(event.data)}</>;
+  const rest = eventSubject({ ...d, package: undefined, customer_id: undefined });
+  return (
+    <>
+      {pkg && <Link to={`/packages/${pkg}`}>{pkg}</Link>}
+      {pkg && customer && ' '}
+      {customer && <Link to={`/customers/${encodeURIComponent(customer)}`}>{customer}</Link>}
+      {rest && ` ${rest}`}
+    </>
+  );
+}
+
 const COLUMNS: Column<FeedEvent>[] = [
   { header: 'Time', cell: (e) => formatTime(e.created_at) },
   { header: 'Type', cell: (e) => <code>{e.type}</code> },
-  { header: 'Subject', className: 'break', cell: (e) => eventSubject(e.data) },
+  { header: 'Subject', className: 'break', cell: (e) => <EventSubject event={e} /> },
   {
     header: 'Data',
     className: 'break',
@@ -57,16 +76,23 @@ function Feed() {
   const pageNo = cursors.length;
   return (
     <>
-      <SelectField
-        label="Type"
-        blank="Any type"
-        value={type}
-        options={EVENT_TYPES}
-        onChange={(t) => {
-          setType(t);
-          setCursors([undefined]);
-        }}
-      />
+      <form
+        className="inline-form"
+        role="search"
+        aria-label="Filter events"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <SelectField
+          label="Type"
+          blank="Any type"
+          value={type}
+          options={EVENT_TYPES}
+          onChange={(t) => {
+            setType(t);
+            setCursors([undefined]);
+          }}
+        />
+      </form>
       <ErrorNote error={feed.error} />
       {feed.isPending ? (
         <Loading what="events" />
