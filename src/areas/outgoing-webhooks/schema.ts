@@ -69,7 +69,7 @@ export const DeliverySchema = Type.Object(
     created_at: IsoDateTime,
     next_attempt_at: Nullable(IsoDateTime),
   },
-  { $id: 'WebhookDelivery' },
+  { $id: 'OutgoingWebhookDelivery' },
 );
 export type DeliveryDto = Static<typeof DeliverySchema>;
 
