@@ -108,6 +108,30 @@ describe('the events each change writes (docs/webhooks-outgoing.md)', () => {
     expect(rest[4]![1]).toEqual({ package: 'acme/synced', version: '1.1.0' });
   });
 
+  it('writes vulnerability.detected when an advisory affects held versions', async () => {
+    const start = await last();
+    const repo = new GitFixture('acme/vulnerable').release('1.0.0').release('2.0.0');
+    try {
+      await addSyncedPackage(t, 'acme/vulnerable', repo.url);
+      const advisory = (await api('POST', '/api/v1/advisories', {
+        package: 'acme/vulnerable',
+        title: 'Remote code execution',
+        affected_versions: '<2.0',
+      })) as { advisory_id: string };
+      const detected = await waitForEvent(
+        start,
+        (type, data) => type === 'vulnerability.detected' && data.package === 'acme/vulnerable',
+      );
+      expect(detected).toEqual({
+        advisory_id: advisory.advisory_id,
+        package: 'acme/vulnerable',
+        affected_versions: ['1.0.0'],
+      });
+    } finally {
+      repo.remove();
+    }
+  });
+
   it('writes a failed sync and an upload', async () => {
     const start = await last();
     await api('POST', '/api/v1/packages', {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../test/helpers.js';
+import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import type { Ctx } from '../../context.js';
 import { transact } from '../../unit-of-work.js';
@@ -69,5 +69,36 @@ describe('the event outbox', () => {
       limit: 5,
     });
     expect(none).toEqual([]);
+  });
+
+  it('deletes events older than EVENT_RETENTION_DAYS in the cleanup task', async () => {
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    await t.db
+      .insertInto('events')
+      .values({
+        tenant_id: 'default',
+        id: 'evt_0000000000000000',
+        type: 'customer.created',
+        package: null,
+        data: '{}',
+        created_at: old,
+      })
+      .execute();
+    expect((await feed()).map((e) => e.id)).toContain('evt_0000000000000000');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/tasks/cleanup',
+      headers: t.admin,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const task = await waitFor(
+      () =>
+        t.app.inject({ url: `/api/v1/tasks/${res.json<{ id: string }>().id}`, headers: t.admin }),
+      (r) => r.json<{ status: string }>().status === 'done',
+    );
+    expect(task.json<{ result: { old_events: number } }>().result.old_events).toBe(1);
+    const ids = (await feed()).map((e) => e.id);
+    expect(ids).not.toContain('evt_0000000000000000');
+    expect(ids.length).toBeGreaterThan(0);
   });
 });
