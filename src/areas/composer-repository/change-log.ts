@@ -31,20 +31,19 @@ const OVERLAP_MS = 5_000;
 /** More events than this since `since`: the mirror is better served by a resync. */
 const MAX_EVENTS = 10_000;
 
-/** The event types that change what a customer's Composer sees. */
-const CHANGE_TYPES = [
+/** The event types that change a package's documents. */
+const PACKAGE_TYPES = [
   'package.created',
-  'package.deleted',
   'package.synced',
   'version.published',
   'version.yanked',
   'version.unyanked',
   'version.deprecated',
   'vulnerability.detected',
-  'access.granted',
-  'access.revoked',
-  'customer.status_changed',
 ] as const;
+
+/** The event types that change what one customer sees (`data.customer_id`). */
+const ACCESS_TYPES = ['access.granted', 'access.revoked', 'customer.status_changed'] as const;
 
 const isDev = (version: string) => /^dev-|[.-]dev$|\.x-dev$/i.test(version);
 
@@ -75,18 +74,24 @@ export class ChangeLog {
     // Older than what is kept: what happened in between is unknown (packagist answers the same).
     if (sinceMs < nowMs - this.retentionDays * 86_400_000) return resync();
     const { customer } = principal;
-    const tenantId = customer.tenant_id;
-    const rows = await forTenant(this.deps.db, tenantId)
-      .selectFrom('events')
-      .select(['type', 'package', 'data', 'created_at'])
-      .where('tenant_id', '=', tenantId)
-      .where('created_at', '>=', new Date(sinceMs).toISOString())
-      .where('type', 'in', [...CHANGE_TYPES])
-      .orderBy('id', 'asc')
-      .limit(MAX_EVENTS + 1)
-      .execute();
-    if (rows.length > MAX_EVENTS) return resync();
-    const visible = new Set(await this.visibleTo(principal));
+    const sinceIso = new Date(sinceMs).toISOString();
+    if (await this.mustResync(customer.tenant_id, customer.id, sinceIso)) return resync();
+    // Only the visible packages' events are read: another customer's churn costs nothing here.
+    const visible = await this.visibleTo(principal);
+    const rows = [];
+    for (let i = 0; i < visible.length; i += 500) {
+      rows.push(
+        ...(await this.window(customer.tenant_id, sinceIso)
+          .select(['id', 'type', 'package', 'data', 'created_at'])
+          .where('type', 'in', [...PACKAGE_TYPES])
+          .where('package', 'in', visible.slice(i, i + 500))
+          .orderBy('id', 'asc')
+          .limit(MAX_EVENTS + 1)
+          .execute()),
+      );
+      if (rows.length > MAX_EVENTS) return resync();
+    }
+    rows.sort((a, b) => (a.id < b.id ? -1 : 1));
     const actions = new Map<string, ChangeAction>();
     const update = (name: string, time: number) => {
       actions.delete(name);
@@ -95,20 +100,7 @@ export class ChangeLog {
     for (const row of rows) {
       const data = JSON.parse(row.data) as Record<string, unknown>;
       const time = Math.floor(Date.parse(row.created_at) / 1000);
-      switch (row.type) {
-        case 'access.granted':
-        case 'access.revoked':
-        case 'customer.status_changed':
-          // Its own access changed: which packages it sees is to be read again, all of them.
-          if (data.customer_id === customer.id) return resync();
-          continue;
-        case 'package.deleted':
-          // Who could see it is gone with its grants: no name is shown to anyone, and every
-          // mirror re-reads its list (deletions are rare).
-          return resync();
-      }
-      const name = row.package;
-      if (!name || !visible.has(name)) continue;
+      const name = row.package!;
       if (row.type === 'package.synced' && data.status !== 'ok') continue;
       if (row.type.startsWith('version.')) {
         const version = typeof data.version === 'string' ? data.version : '';
@@ -122,5 +114,36 @@ export class ChangeLog {
       }
     }
     return { actions: [...actions.values()], timestamp };
+  }
+
+  /** The tenant's events since `sinceIso` (the events_tenant_created index). */
+  private window(tenantId: string, sinceIso: string) {
+    return forTenant(this.deps.db, tenantId)
+      .selectFrom('events')
+      .where('tenant_id', '=', tenantId)
+      .where('created_at', '>=', sinceIso);
+  }
+
+  /**
+   * Whether the mirror must read everything again: its own customer's grants or status changed
+   * (which packages it sees is to be read again, all of them), or a package was deleted (who
+   * could see it is gone with its grants, so no name is shown to anyone; deletions are rare).
+   */
+  private async mustResync(tenantId: string, customerId: string, sinceIso: string) {
+    const deleted = await this.window(tenantId, sinceIso)
+      .select('id')
+      .where('type', '=', 'package.deleted')
+      .limit(1)
+      .executeTakeFirst();
+    if (deleted) return true;
+    // The JSON text holds `"customer_id":"<id>"`; LIKE narrows, the parsed value decides.
+    const own = await this.window(tenantId, sinceIso)
+      .select('data')
+      .where('type', 'in', [...ACCESS_TYPES])
+      .where('data', 'like', `%${JSON.stringify(customerId).slice(1, -1)}%`)
+      .execute();
+    return own.some(
+      (r) => (JSON.parse(r.data) as { customer_id?: unknown }).customer_id === customerId,
+    );
   }
 }

@@ -1,0 +1,104 @@
+/**
+ * The price of the change log for mirrors (`GET /metadata/changes.json`, docs/composer.md): its
+ * latency for a token whose window holds 0 events and EVENTS events (default 10,000, the most an
+ * answer reads before it becomes a resync), on a real `packyard serve` over SQLite. The events
+ * are another customer's grant changes, so the measured token reads them all and keeps none: the
+ * scan's worst case. Run with `node --import tsx bench/change-log.ts`; ROUNDS (default 200)
+ * requests per case. Prints p50/p99 in milliseconds.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ChildServer, freePort } from './processes.js';
+
+const ADMIN_TOKEN = 'bench-root-admin-token-0123456789';
+const EVENTS = Number(process.env.EVENTS ?? 10_000);
+const ROUNDS = Number(process.env.ROUNDS ?? 200);
+
+async function call(url: string, method: string, auth: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+async function timed(url: string, auth: string): Promise<string> {
+  const times: number[] = [];
+  let actions = 0;
+  for (let i = 0; i < ROUNDS + 10; i++) {
+    const started = performance.now();
+    const body = await call(url, 'GET', auth);
+    const ms = performance.now() - started;
+    actions = (body.actions as unknown[]).length;
+    if (i >= 10) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return `p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms (${actions} actions)`;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-changes-'));
+  const port = await freePort();
+  const server = await ChildServer.start({
+    label: 'changes',
+    port,
+    nodeArgs: ['bin/packyard.js', 'serve'],
+    env: {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      WEB_CONCURRENCY: '1',
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
+      RATE_LIMIT_COMPOSER_PER_MINUTE: '0',
+    },
+    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    timeoutMs: 90_000,
+  });
+  try {
+    const api = `${server.url}/api/v1`;
+    const admin = `Bearer ${ADMIN_TOKEN}`;
+    await call(`${api}/packages`, 'POST', admin, { name: 'bench/a', type: 'artifact' });
+    await call(`${api}/packages`, 'POST', admin, { name: 'bench/b', type: 'artifact' });
+    const churn = (await call(`${api}/customers`, 'POST', admin, {
+      name: 'Churn',
+      email: 'churn@example.test',
+    })) as { id: string };
+    const mirror = (await call(`${api}/customers`, 'POST', admin, {
+      name: 'Mirror',
+      email: 'mirror@example.test',
+    })) as { id: string };
+    await call(`${api}/customers/${mirror.id}/packages`, 'POST', admin, {
+      package: 'bench/a',
+      constraint: '*',
+    });
+    const token = (await call(`${api}/customers/${mirror.id}/tokens`, 'POST', admin, {
+      name: 'mirror',
+    })) as { plain_token: string };
+    const auth = `Basic ${Buffer.from(`token:${token.plain_token}`).toString('base64')}`;
+    const since = Date.now() * 10;
+    // A grant and its revocation: two events (access.granted, access.revoked).
+    for (let i = 0; i < EVENTS / 2; i++) {
+      await call(`${api}/customers/${churn.id}/packages`, 'POST', admin, {
+        package: 'bench/b',
+        constraint: '*',
+      });
+      await call(`${api}/customers/${churn.id}/packages/bench/b`, 'DELETE', admin);
+    }
+    const empty = await timed(`${server.url}/metadata/changes.json?since=${Date.now() * 10}`, auth);
+    const full = await timed(`${server.url}/metadata/changes.json?since=${since}`, auth);
+    console.log(`changes.json, no event in the window: ${empty}`);
+    console.log(`changes.json, ${EVENTS} events of another customer in the window: ${full}`);
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
