@@ -64,7 +64,13 @@ export async function send(
   }
   const deadline = AbortSignal.timeout(options.timeoutMs);
   try {
-    const { address } = await resolveTarget(target, options.publicOnly);
+    // The name's lookup counts against the same deadline as the exchange.
+    const { address } = await Promise.race([
+      resolveTarget(target, options.publicOnly),
+      new Promise<never>((_, reject) => {
+        deadline.addEventListener('abort', () => reject(new Error('timed out')), { once: true });
+      }),
+    ]);
     const family = net.isIP(address);
     const lookup: LookupFunction = (_host, opts, cb) => {
       if (opts.all) cb(null, [{ address, family }]);
