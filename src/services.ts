@@ -219,7 +219,7 @@ export function createServices(deps: Deps, rootTokenDigest: string): Services {
     outgoingWebhooks,
   };
   // Deliveries queued by a unit of work in this process start without waiting for a poll.
-  deliveriesQueued.on('queued', () => tasks.queued.emit('task'));
+  deliveriesQueued.on(deps.db, () => tasks.queued.emit('task'));
   if (hasFeature(deps.config.edition, 'vulnerabilities')) watchHeldVersions(deps, scanner, proxy);
   services.webhooks.useAdapters(
     createWebhookAdapters({

@@ -120,7 +120,7 @@ export async function transact<T>(
       // stamps below, so their ids follow the commit order.
       if (state.events.length > 0 && (await writeEvents(trx, ctx.tenantId, state.events))) {
         state.effects.push(() => {
-          deliveriesQueued.emit('queued');
+          deliveriesQueued.emit(deps.db);
         });
       }
       // Last, so the tenant's generation row is locked only for the commit itself; the packages'

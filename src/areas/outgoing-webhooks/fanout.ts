@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
@@ -11,12 +10,24 @@ export const OUTGOING_WEBHOOK_TASK = 'webhook.deliver';
 /** Attempts in all, the first included, before a delivery is `failed`. */
 export const DELIVERY_ATTEMPTS = 8;
 
+/** Who hears, per database handle, that a committed unit queued deliveries. */
+const listeners = new WeakMap<Db, Set<() => void>>();
+
 /**
- * Emitted after a unit of work that queued deliveries commits: the process's workers listen,
- * so a delivery starts without waiting for their next poll.
+ * Told after a unit of work that queued deliveries (or other event work) commits: the workers
+ * of the process that use `db` listen, so a delivery starts without waiting for their next poll.
+ * Keyed by the handle, so an app's listener goes with its database.
  */
-export const deliveriesQueued = new EventEmitter();
-deliveriesQueued.setMaxListeners(0);
+export const deliveriesQueued = {
+  on(db: Db, listener: () => void): void {
+    let set = listeners.get(db);
+    if (!set) listeners.set(db, (set = new Set()));
+    set.add(listener);
+  },
+  emit(db: Db): void {
+    for (const listener of listeners.get(db) ?? []) listener();
+  },
+};
 
 /**
  * Deliveries of one endpoint go out in order within a chain: the events of one package share a

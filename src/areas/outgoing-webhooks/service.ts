@@ -198,7 +198,7 @@ export class OutgoingWebhookService {
 
   private wakeAfter(tx: Tx): void {
     tx.afterCommit(() => {
-      deliveriesQueued.emit('queued');
+      deliveriesQueued.emit(this.deps.db);
     });
   }
 }
