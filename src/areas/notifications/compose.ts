@@ -1,4 +1,4 @@
-import type { EventDto } from '../events/types.js';
+import type { OutboxEvent } from './store.js';
 
 /** A notification, written once as plain text and as simple HTML. */
 export interface ComposedMail {
@@ -92,7 +92,7 @@ function render(parts: Parts, registry: string): ComposedMail {
  * The mail for one outbox event, or null when the event is not one to mail about. A
  * `package.synced` failure is mailed only when the caller has found it is the third in a row.
  */
-export function composeMail(event: EventDto, origin: string): ComposedMail | null {
+export function composeMail(event: OutboxEvent, origin: string): ComposedMail | null {
   const d = event.data;
   const admin = `${origin}/admin`;
   switch (event.type) {

@@ -2,7 +2,7 @@ import { nowIso } from '../../context.js';
 import { newId } from '../../infra/crypto.js';
 import type { Db } from '../../infra/db/connection.js';
 import { forTenant } from '../../infra/db/tenant-scope.js';
-import { readRecipients } from './store.js';
+import { readRecipients } from './recipients.js';
 
 /** The task that mails a tenant's recipients about the outbox events after its cursor. */
 export const NOTIFY_TASK = 'notifications.send';

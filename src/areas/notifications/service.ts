@@ -2,19 +2,19 @@ import type { Deps } from '../../context.js';
 import { MailError, SmtpMailer } from '../../infra/mail.js';
 import type { Mailer } from '../../infra/mail.js';
 import { transact } from '../../unit-of-work.js';
-import { listEvents } from '../events/store.js';
-import type { EventDto } from '../events/types.js';
 import { systemCtx } from '../tasks/system-ctx.js';
 import { composeMail } from './compose.js';
 import type { ComposedMail } from './compose.js';
 import { MAIL_EVENT_TYPES, mayMail } from './queue.js';
+import { readRecipients } from './recipients.js';
 import {
+  eventsAfter,
   readCursor,
-  readRecipients,
   recentSyncStatuses,
   tenantSubdomain,
   writeCursor,
 } from './store.js';
+import type { OutboxEvent } from './store.js';
 
 /** A repository is reported after this many failed syncs in a row. */
 export const SYNC_FAILURES_TO_REPORT = 3;
@@ -54,11 +54,7 @@ export class NotificationService {
     const result: NotifyResult = { events: 0, mailed: 0, refused: 0 };
     let origin: string | null = null;
     for (;;) {
-      const batch = await listEvents(db, tenantId, {
-        after: cursor,
-        types: MAIL_EVENT_TYPES,
-        limit: 100,
-      });
+      const batch = await eventsAfter(db, tenantId, cursor, MAIL_EVENT_TYPES, 100);
       if (batch.length === 0) return result;
       for (const event of batch) {
         signal?.throwIfAborted();
@@ -84,7 +80,7 @@ export class NotificationService {
   /** The mail for an event, or null: a sync failure only when it is the third in a row. */
   private async mailFor(
     tenantId: string,
-    event: EventDto,
+    event: OutboxEvent,
     origin: string,
   ): Promise<ComposedMail | null> {
     if (event.type === 'package.synced') {
@@ -106,7 +102,7 @@ export class NotificationService {
   /** True when sent; false when the server refused it for good. Anything else throws (retried). */
   private async send(
     tenantId: string,
-    event: EventDto,
+    event: OutboxEvent,
     mail: ComposedMail,
     to: string[],
   ): Promise<boolean> {

@@ -7,10 +7,10 @@ import { forTenant } from '../../infra/db/tenant-scope.js';
  * - `notifications.cursor`: the id of the last outbox event the notifier has handled. Events
  *   after it are still to be looked at; a crash mid-way resumes from it.
  */
-const RECIPIENTS_KEY = 'notifications.emails';
+export const RECIPIENTS_KEY = 'notifications.emails';
 const CURSOR_KEY = 'notifications.cursor';
 
-async function readSetting(db: Db, tenantId: string, key: string): Promise<string | null> {
+export async function readSetting(db: Db, tenantId: string, key: string): Promise<string | null> {
   const row = await forTenant(db, tenantId)
     .selectFrom('settings')
     .select('value')
@@ -20,7 +20,7 @@ async function readSetting(db: Db, tenantId: string, key: string): Promise<strin
   return row?.value ?? null;
 }
 
-async function writeSetting(db: Db, tenantId: string, key: string, value: string | null) {
+export async function writeSetting(db: Db, tenantId: string, key: string, value: string | null) {
   const scoped = forTenant(db, tenantId);
   if (value === null) {
     await scoped
@@ -37,32 +37,6 @@ async function writeSetting(db: Db, tenantId: string, key: string, value: string
     .execute();
 }
 
-/** Who is e-mailed (the `notification_emails` setting); empty when nobody. */
-export async function readRecipients(db: Db, tenantId: string): Promise<string[]> {
-  const raw = await readSetting(db, tenantId, RECIPIENTS_KEY);
-  return raw ? (JSON.parse(raw) as string[]) : [];
-}
-
-/**
- * Replaces the recipients. When there were none before, the cursor moves to the newest event:
- * mail is about what happens from now on, never a backlog of what happened while nobody was
- * listed.
- */
-export async function writeRecipients(db: Db, tenantId: string, emails: readonly string[]) {
-  const before = await readRecipients(db, tenantId);
-  const unique = [...new Set(emails.map((e) => e.trim()))];
-  await writeSetting(
-    db,
-    tenantId,
-    RECIPIENTS_KEY,
-    unique.length > 0 ? JSON.stringify(unique) : null,
-  );
-  if (before.length === 0 && unique.length > 0) {
-    const newest = await newestEventId(db, tenantId);
-    if (newest) await writeCursor(db, tenantId, newest);
-  }
-}
-
 export function readCursor(db: Db, tenantId: string): Promise<string | null> {
   return readSetting(db, tenantId, CURSOR_KEY);
 }
@@ -71,7 +45,7 @@ export function writeCursor(db: Db, tenantId: string, eventId: string): Promise<
   return writeSetting(db, tenantId, CURSOR_KEY, eventId);
 }
 
-async function newestEventId(db: Db, tenantId: string): Promise<string | null> {
+export async function newestEventId(db: Db, tenantId: string): Promise<string | null> {
   const row = await forTenant(db, tenantId)
     .selectFrom('events')
     .select('id')
@@ -114,4 +88,30 @@ export async function tenantSubdomain(db: Db, tenantId: string): Promise<string 
     .where('id', '=', tenantId)
     .executeTakeFirst();
   return row?.subdomain ?? null;
+}
+
+/** An outbox event as the notifier reads it (the events area writes them; see docs/notifications.md). */
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** The tenant's events of `types` after `after` (exclusive), oldest first. */
+export async function eventsAfter(
+  db: Db,
+  tenantId: string,
+  after: string | null,
+  types: readonly string[],
+  limit: number,
+): Promise<OutboxEvent[]> {
+  let q = forTenant(db, tenantId)
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at', 'data'])
+    .where('tenant_id', '=', tenantId)
+    .where('type', 'in', [...types]);
+  if (after) q = q.where('id', '>', after);
+  const rows = await q.orderBy('id', 'asc').limit(limit).execute();
+  return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
 }

@@ -12,7 +12,7 @@ import type {
   WebhookSecretName,
 } from './schema.js';
 import { settingsBox } from './secret-key.js';
-import { readRecipients, writeRecipients } from '../notifications/store.js';
+import { readRecipients, writeRecipients } from '../notifications/recipients.js';
 
 const keyOf = (name: WebhookSecretName) => `webhook_secret.${name}`;
 /** The customer portal's branding, stored as plain values (nothing secret). */
