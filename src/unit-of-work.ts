@@ -6,7 +6,8 @@ import type { AuditEntry } from './areas/audit/record.js';
 import { writeEvents } from './areas/events/record.js';
 import type { PendingEvent } from './areas/events/record.js';
 import type { EventType } from './areas/events/types.js';
-import { deliveriesQueued } from './areas/outgoing-webhooks/fanout.js';
+import { deliveriesQueued, queueDeliveries } from './areas/outgoing-webhooks/fanout.js';
+import { queueNotifications } from './areas/notifications/queue.js';
 
 /** What a unit of work needs: the database, and where its effects go after commit. */
 export type UnitOfWorkDeps = Pick<Deps, 'db' | 'events' | 'generations' | 'log'>;
@@ -117,11 +118,17 @@ export async function transact<T>(
     try {
       const value = await work(state.tx);
       // The events take the tenant's event sequence, locked until the commit: late, like the
-      // stamps below, so their ids follow the commit order.
-      if (state.events.length > 0 && (await writeEvents(trx, ctx.tenantId, state.events))) {
-        state.effects.push(() => {
-          deliveriesQueued.emit(deps.db);
-        });
+      // stamps below, so their ids follow the commit order. What they start commits with them:
+      // their webhook deliveries and the e-mail notifications' task.
+      if (state.events.length > 0) {
+        const written = await writeEvents(trx, ctx.tenantId, state.events);
+        const delivering = await queueDeliveries(trx, ctx.tenantId, written);
+        const mailing = await queueNotifications(trx, ctx.tenantId, written);
+        if (delivering || mailing) {
+          state.effects.push(() => {
+            deliveriesQueued.emit(deps.db);
+          });
+        }
       }
       // Last, so the tenant's generation row is locked only for the commit itself; the packages'
       // stamps first, so the tenant's stamp moves past them.

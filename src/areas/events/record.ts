@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import { nowIso } from '../../context.js';
 import type { Db } from '../../infra/db/connection.js';
-import { queueDeliveries } from '../outgoing-webhooks/fanout.js';
-import { queueNotifications } from '../notifications/queue.js';
 import type { EventDto, EventType } from './types.js';
 import { eventId } from './types.js';
 
@@ -30,18 +28,20 @@ export async function takeEventSeq(db: Db, tenantId: string, count: number): Pro
   return Number(row.seq) - count + 1;
 }
 
+/** An event as written, with the package it is about (deliveries keep each package's order). */
+export type WrittenEvent = EventDto & { package: string | null };
+
 /**
  * Writes a unit's events in its transaction (the unit of work calls it once, at the end of the
- * work), the deliveries to the tenant's endpoints subscribed to them, and the task that mails
- * the tenant's notification recipients. Returns true when a delivery or that task was queued,
- * so the unit wakes the workers after commit.
+ * work) and returns them, for the work they start in the same transaction (the deliveries to
+ * webhook endpoints, the e-mail notifications' task).
  */
 export async function writeEvents(
   db: Db,
   tenantId: string,
   events: readonly PendingEvent[],
-): Promise<boolean> {
-  if (events.length === 0) return false;
+): Promise<WrittenEvent[]> {
+  if (events.length === 0) return [];
   const first = await takeEventSeq(db, tenantId, events.length);
   const createdAt = nowIso();
   const rows = events.map((e, i) => ({
@@ -59,15 +59,11 @@ export async function writeEvents(
       .values(rows.slice(i, i + 500))
       .execute();
   }
-  const dtos: (EventDto & { package: string | null })[] = rows.map((r, i) => ({
+  return rows.map((r, i) => ({
     id: r.id,
     type: r.type,
     created_at: r.created_at,
     data: events[i]!.data,
     package: r.package,
   }));
-  const delivering = await queueDeliveries(db, tenantId, dtos);
-  // E-mail notifications read the same events (areas/notifications): their task commits too.
-  const mailing = await queueNotifications(db, tenantId, dtos);
-  return delivering || mailing;
 }
