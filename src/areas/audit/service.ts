@@ -1,10 +1,7 @@
-import { pageOf } from '../../infra/db/page.js';
-import type { Selectable } from 'kysely';
 import type { Ctx, Deps } from '../../context.js';
-import type { AuditLogTable } from '../../infra/db/schema.js';
 import type { AuditEntryDto, AuditFilter } from './schema.js';
-
-type AuditRow = Selectable<AuditLogTable>;
+import { deleteAuditBefore, listAudit } from './store.js';
+import type { AuditRow } from './store.js';
 
 export function presentAuditEntry(row: AuditRow): AuditEntryDto {
   return {
@@ -28,34 +25,12 @@ export class AuditService {
    * prefix ending in `.` (`customer.`), `target` the target id.
    */
   async list(ctx: Ctx, filter: AuditFilter, page: { offset: number; limit: number }) {
-    let base = this.deps.db.selectFrom('audit_log').where('tenant_id', '=', ctx.tenantId);
-    if (filter.actor) {
-      const actor = filter.actor;
-      base = base.where((eb) => eb.or([eb('actor_id', '=', actor), eb('actor_kind', '=', actor)]));
-    }
-    if (filter.action) {
-      base = filter.action.endsWith('.')
-        ? base.where('action', 'like', `${filter.action.replace(/[%_]/g, '')}%`)
-        : base.where('action', '=', filter.action);
-    }
-    if (filter.target) base = base.where('target_id', '=', filter.target);
-    if (filter.from) base = base.where('created_at', '>=', new Date(filter.from).toISOString());
-    if (filter.to) base = base.where('created_at', '<=', new Date(filter.to).toISOString());
-    return pageOf(
-      base,
-      (qb) => qb.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
-      page,
-    );
+    return listAudit(this.deps.db, ctx.tenantId, filter, page);
   }
 
   /** Deletes entries older than AUDIT_LOG_RETENTION_DAYS; returns how many. */
   async applyRetention(tenantId: string): Promise<number> {
     const cutoff = new Date(Date.now() - this.deps.config.auditLogRetentionDays * 86_400_000);
-    const result = await this.deps.db
-      .deleteFrom('audit_log')
-      .where('tenant_id', '=', tenantId)
-      .where('created_at', '<', cutoff.toISOString())
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return deleteAuditBefore(this.deps.db, tenantId, cutoff.toISOString());
   }
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../context.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Credentials, CustomerPrincipal } from '../auth/service.js';
 import type { AuthService } from '../auth/service.js';
-import { findPackageByName, findVersion } from '../packages/catalog.js';
+import { findPackageByName, findPackageMetadata, findVersion } from '../packages/catalog.js';
 import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
 import type { MetadataKind, StoredEntry, VersionEntry } from '../../composer/metadata.js';
@@ -201,13 +201,7 @@ export class ComposerService {
     // Independent reads, at once: on PostgreSQL a computed answer then waits for one round trip,
     // not four.
     const [doc, stamp, packageStamp, advisories] = await Promise.all([
-      this.deps.db
-        .selectFrom('package_metadata')
-        .select(['entries', 'last_modified'])
-        .where('tenant_id', '=', view.pkg.tenant_id)
-        .where('package_id', '=', view.pkg.id)
-        .where('kind', '=', kind)
-        .executeTakeFirst(),
+      findPackageMetadata(this.deps.db, view.pkg.tenant_id, view.pkg.id, kind),
       // The access-change stamp moves past every Last-Modified served before any change to what
       // a customer may see, so If-Modified-Since revalidation never keeps a stale list. Nothing
       // of one customer goes in: customers of the same audience share the answer (audience.ts).

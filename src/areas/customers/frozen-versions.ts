@@ -111,6 +111,15 @@ export async function listFrozenVersions(
   return rows.map((r) => ({ package: r.name, version: r.version ?? r.version_normalized }));
 }
 
+/** Forgets the customer's frozen set (it is active again), in the caller's transaction. */
+export async function clearFrozenSet(trx: Db, tenantId: string, customerId: string) {
+  await trx
+    .deleteFrom('frozen_versions')
+    .where('tenant_id', '=', tenantId)
+    .where('customer_id', '=', customerId)
+    .execute();
+}
+
 /** Replaces the customer's frozen set with `frozen`, in the caller's transaction. */
 export async function replaceFrozenSet(
   trx: Db,
@@ -118,11 +127,7 @@ export async function replaceFrozenSet(
   customerId: string,
   frozen: { packageId: string; normalized: string }[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('frozen_versions')
-    .where('tenant_id', '=', tenantId)
-    .where('customer_id', '=', customerId)
-    .execute();
+  await clearFrozenSet(trx, tenantId, customerId);
   for (let i = 0; i < frozen.length; i += INSERT_CHUNK) {
     await trx
       .insertInto('frozen_versions')

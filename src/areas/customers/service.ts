@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../../infra/db/errors.js';
 import { applyExpiry, expireOverdueCustomers, isPast } from './expiry.js';
 import {
   FREEZE_SUMMARY_MAX,
+  clearFrozenSet,
   listFrozenVersions,
   replaceFrozenSet,
   resolveFrozenVersions,
@@ -232,11 +233,7 @@ export class CustomerService {
     operation: 'reactivate' | 'payment_reactivate',
     details: Record<string, unknown> = {},
   ): Promise<CustomerRow> {
-    await trx
-      .deleteFrom('frozen_versions')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('customer_id', '=', row.id)
-      .execute();
+    await clearFrozenSet(trx, ctx.tenantId, row.id);
     return setStatus(ctx, row, 'ACTIVE', null, operation, trx, details);
   }
 

@@ -1,3 +1,4 @@
+import { packagesWithRepository } from '../packages/catalog.js';
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
 import type { HostAppStatus, RepositoryView } from './views.js';
@@ -283,13 +284,7 @@ export class HostAppService implements CredentialSource {
   }
 
   private async packagesByRepository(ctx: Ctx): Promise<Map<string, string>> {
-    const rows = await this.db
-      .selectFrom('packages')
-      .select(['name', 'repository_key'])
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('type', '!=', 'artifact')
-      .orderBy('name')
-      .execute();
+    const rows = await packagesWithRepository(this.db, ctx.tenantId);
     const out = new Map<string, string>();
     for (const row of rows) {
       if (!out.has(row.repository_key)) out.set(row.repository_key, row.name);

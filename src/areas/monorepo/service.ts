@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import * as packages from '../packages/catalog.js';
 import type { PackageRow } from '../packages/catalog.js';
 import type { MonorepoDto } from './schema.js';
+import { childQuery, findMonorepoPaths } from './store.js';
 import type { TaskRow } from '../tasks/store.js';
 
 /** Reads monorepo parents and their child packages; the parent's sync creates the children. */
@@ -24,14 +25,9 @@ export class MonorepoService {
   async parent(ctx: Ctx, name: string): Promise<{ pkg: PackageRow; paths: string[] }> {
     const pkg = await packages.findPackageByName(this.deps.db, ctx.tenantId, name.toLowerCase());
     if (!pkg) throw notFound(`Package ${name}`);
-    const mono = await this.deps.db
-      .selectFrom('monorepos')
-      .select('paths')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where('package_id', '=', pkg.id)
-      .executeTakeFirst();
-    if (!mono) throw notFound(`Monorepo ${pkg.name}`);
-    return { pkg, paths: JSON.parse(mono.paths) as string[] };
+    const paths = await findMonorepoPaths(this.deps.db, ctx.tenantId, pkg.id);
+    if (!paths) throw notFound(`Monorepo ${pkg.name}`);
+    return { pkg, paths };
   }
 
   async describe(ctx: Ctx, name: string): Promise<MonorepoDto> {
@@ -64,10 +60,6 @@ export class MonorepoService {
   }
 
   private childQuery(ctx: Ctx, parentId: string) {
-    return this.deps.db
-      .selectFrom('monorepo_children')
-      .innerJoin('packages', 'packages.id', 'monorepo_children.package_id')
-      .where('monorepo_children.tenant_id', '=', ctx.tenantId)
-      .where('monorepo_children.parent_id', '=', parentId);
+    return childQuery(this.deps.db, ctx.tenantId, parentId);
   }
 }

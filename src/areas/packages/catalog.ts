@@ -77,3 +77,25 @@ export async function packagesByName(
     .execute();
   return new Map(rows.map((r) => [r.name, r]));
 }
+
+/** One of a package's stored p2 documents (`tags` or `dev`): its entries and Last-Modified. */
+export function findPackageMetadata(db: Db, tenantId: string, packageId: string, kind: string) {
+  return db
+    .selectFrom('package_metadata')
+    .select(['entries', 'last_modified'])
+    .where('tenant_id', '=', tenantId)
+    .where('package_id', '=', packageId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+}
+
+/** The tenant's packages synced from a repository: name and repository key, by name. */
+export function packagesWithRepository(db: Db, tenantId: string) {
+  return db
+    .selectFrom('packages')
+    .select(['name', 'repository_key'])
+    .where('tenant_id', '=', tenantId)
+    .where('type', '!=', 'artifact')
+    .orderBy('name')
+    .execute();
+}

@@ -1,6 +1,6 @@
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
-import type { ProxySettings } from '../../config-proxy.js';
+import type { ProxySettings } from '../../config/proxy.js';
 import { PrivateArchiveHost, fetchPublicOnly } from './archive-hosts.js';
 
 /**

@@ -88,7 +88,7 @@ export class TaskService {
           }
         }
         const row = newTaskRow(newId(), tenantId, type, payload, dedupeKey);
-        await tx.db.insertInto('tasks').values(row).execute();
+        await store.insertTask(tx.db, row);
         if (auditAs) {
           await tx.audit({
             action: 'task.queue',

@@ -117,6 +117,10 @@ export async function listTasks(
  * Inserts a task unless a row with its id exists already. Scheduled tasks get an id derived from
  * their period, so any number of nodes scheduling the same period create one task between them.
  */
+export async function insertTask(db: Db, row: TaskRow): Promise<void> {
+  await db.insertInto('tasks').values(row).execute();
+}
+
 export async function insertTaskOnce(db: Db, row: TaskRow): Promise<boolean> {
   const result = await db
     .insertInto('tasks')

@@ -250,6 +250,8 @@ describe('tasks REST API', () => {
         old_webhook_deliveries: 1,
         orphan_archives: 0,
         old_audit_entries: 0,
+        old_events: 0,
+        old_webhook_event_deliveries: 0,
       });
       const syncAll = await waitFor(
         () => get(`/tasks/${all.id}`),
