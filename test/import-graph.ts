@@ -75,3 +75,55 @@ export function cycles(graph: ImportGraph): string[][] {
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return found;
 }
+
+/** Whether an import or export declaration brings in values (not only types). */
+function loadsAtRunTime(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return false;
+    const named = node.exportClause;
+    return !(named && ts.isNamedExports(named) && named.elements.every((e) => e.isTypeOnly));
+  }
+  const clause = node.importClause;
+  if (!clause) return true;
+  if (clause.isTypeOnly) return false;
+  if (clause.name) return true;
+  const bindings = clause.namedBindings;
+  if (!bindings || ts.isNamespaceImport(bindings)) return true;
+  return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
+}
+
+/**
+ * Like `importGraph`, with only the imports that load a module when the code runs: type-only
+ * imports are left out, dynamic `import()` counts.
+ */
+export function runtimeImportGraph(folders: string[]): ImportGraph {
+  const graph: ImportGraph = new Map();
+  for (const file of folders.flatMap((f) => sourceFiles(path.join(ROOT, f)))) {
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    const specifiers: string[] = [];
+    const visit = (node: ts.Node): void => {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier) &&
+        loadsAtRunTime(node)
+      ) {
+        specifiers.push(node.moduleSpecifier.text);
+      } else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
+        specifiers.push(node.arguments[0].text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    const targets = specifiers
+      .map((s) => resolve(file, s))
+      .filter((t): t is string => t !== undefined);
+    graph.set(path.relative(ROOT, file), [...new Set(targets.map((t) => path.relative(ROOT, t)))]);
+  }
+  return graph;
+}
