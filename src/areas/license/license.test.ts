@@ -25,7 +25,14 @@ describe('GET /api/v1/license', () => {
       edition: 'pro',
       licensee: 'Acme Corp',
       expires_at: '2027-01-31T00:00:00.000Z',
-      features: ['graphql', 'vulnerabilities', 'security_advisories', 'proxy', 'audit_log'],
+      features: [
+        'graphql',
+        'vulnerabilities',
+        'security_advisories',
+        'proxy',
+        'audit_log',
+        'outgoing_webhooks',
+      ],
       limits: { graphql_complexity: 500, bandwidth_bytes: 1000000, storage_bytes: null },
     });
   });
