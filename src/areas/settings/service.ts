@@ -13,6 +13,13 @@ import type {
 } from './schema.js';
 import { settingsBox } from './secret-key.js';
 import { readRecipients, writeRecipients } from '../notifications/recipients.js';
+import {
+  deleteSetting,
+  readSettingValue,
+  readSettings,
+  settingKeysSet,
+  upsertSetting,
+} from './store.js';
 
 const keyOf = (name: WebhookSecretName) => `webhook_secret.${name}`;
 /** The customer portal's branding, stored as plain values (nothing secret). */
@@ -33,17 +40,13 @@ export class SettingsService {
   constructor(private readonly deps: Deps) {}
 
   async get(ctx: Ctx): Promise<SettingsDto> {
-    const rows = await this.deps.db
-      .selectFrom('settings')
-      .select('key')
-      .where('tenant_id', '=', ctx.tenantId)
-      .where(
-        'key',
-        'in',
+    const set = new Set(
+      await settingKeysSet(
+        this.deps.db,
+        ctx.tenantId,
         WEBHOOK_SECRET_NAMES.map((n) => keyOf(n)),
-      )
-      .execute();
-    const set = new Set(rows.map((r) => r.key));
+      ),
+    );
     return {
       webhook_secrets: {
         github: { set: set.has(keyOf('github')) },
@@ -58,12 +61,7 @@ export class SettingsService {
 
   /** The customer portal's title and accent colour (docs/portal.md); null where unset. */
   async portalBranding(tenantId: string): Promise<PortalBranding> {
-    const rows = await this.deps.db
-      .selectFrom('settings')
-      .select(['key', 'value'])
-      .where('tenant_id', '=', tenantId)
-      .where('key', 'in', Object.values(PORTAL_KEYS))
-      .execute();
+    const rows = await readSettings(this.deps.db, tenantId, Object.values(PORTAL_KEYS));
     const value = (field: PortalField) =>
       rows.find((r) => r.key === PORTAL_KEYS[field])?.value ?? null;
     return { title: value('title'), accent_color: value('accent_color') };
@@ -113,15 +111,10 @@ export class SettingsService {
    * Cloud) the environment's; null when neither is set.
    */
   async webhookSecret(tenantId: string, name: WebhookSecretName, fallback: string | null) {
-    const row = await this.deps.db
-      .selectFrom('settings')
-      .select('value')
-      .where('tenant_id', '=', tenantId)
-      .where('key', '=', keyOf(name))
-      .executeTakeFirst();
-    if (row) {
+    const value = await readSettingValue(this.deps.db, tenantId, keyOf(name));
+    if (value !== undefined) {
       try {
-        return (await this.openBox()).decrypt(row.value, contextOf(tenantId, name));
+        return (await this.openBox()).decrypt(value, contextOf(tenantId, name));
       } catch (err) {
         if (!(err instanceof SecretBoxError)) throw err;
         // Another ENCRYPTION_KEY, or an altered row: no delivery can be verified until it is set again.
@@ -142,19 +135,11 @@ export class SettingsService {
 }
 
 async function store(db: Db, tenantId: string, name: WebhookSecretName, value: string) {
-  await db
-    .insertInto('settings')
-    .values({ tenant_id: tenantId, key: keyOf(name), value })
-    .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ value }))
-    .execute();
+  await upsertSetting(db, tenantId, keyOf(name), value);
 }
 
 async function clear(db: Db, tenantId: string, name: WebhookSecretName) {
-  await db
-    .deleteFrom('settings')
-    .where('tenant_id', '=', tenantId)
-    .where('key', '=', keyOf(name))
-    .execute();
+  await deleteSetting(db, tenantId, keyOf(name));
 }
 
 /** Sets (a value) or clears (null) the portal's branding fields given; returns what changed. */
@@ -169,18 +154,10 @@ async function savePortal(
     if (value === undefined) continue;
     const key = PORTAL_KEYS[field];
     if (value === null) {
-      await db
-        .deleteFrom('settings')
-        .where('tenant_id', '=', tenantId)
-        .where('key', '=', key)
-        .execute();
+      await deleteSetting(db, tenantId, key);
     } else {
       const stored = field === 'accent_color' ? value.toLowerCase() : value;
-      await db
-        .insertInto('settings')
-        .values({ tenant_id: tenantId, key, value: stored })
-        .onConflict((oc) => oc.columns(['tenant_id', 'key']).doUpdateSet({ value: stored }))
-        .execute();
+      await upsertSetting(db, tenantId, key, stored);
     }
     changed[field] = value;
   }
