@@ -12,12 +12,22 @@ import { conflict, invalid, notFound } from '../../errors.js';
 import { digest, generateSecret, newId } from '../../infra/crypto.js';
 import { isUniqueViolation } from '../../infra/db/errors.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
-import { TENANT_TABLES, forTenant } from '../../infra/db/tenant-scope.js';
+import { TENANT_TABLES } from '../../infra/db/tenant-scope.js';
 import { transact } from '../../unit-of-work.js';
 import { TEAM_TOKEN_PREFIX } from '../auth/service.js';
 import type { TaskService } from '../tasks/service.js';
 import { RESERVED_SUBDOMAINS } from './host.js';
 import type { CreateTenantInput, TenantDto } from './schema.js';
+import {
+  deleteTenantRow,
+  deleteTenantRowsOf,
+  findTenant,
+  insertTenant,
+  insertTenantTeamToken,
+  listTenants,
+  markTenantDeleted,
+  updateTenant,
+} from './store.js';
 
 export const TENANT_REMOVE_TASK = 'tenant.remove';
 
@@ -54,32 +64,12 @@ export class TenantService {
   }
 
   async list(_ctx: Ctx, page: { offset: number; limit: number }) {
-    // The built-in `default` tenant has no host; it is not one of the platform's tenants.
-    const base = this.deps.db
-      .selectFrom('tenants')
-      .where('status', '!=', 'deleted')
-      .where('id', '!=', DEFAULT_TENANT_ID);
-    const { count } = await base
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute();
-    return { rows: rows as TenantRow[], total: Number(count) };
+    const { rows, total } = await listTenants(this.deps.db, page);
+    return { rows: rows as TenantRow[], total };
   }
 
   async get(_ctx: Ctx, id: string): Promise<TenantRow> {
-    const row = await this.deps.db
-      .selectFrom('tenants')
-      .selectAll()
-      .where('id', '=', id)
-      .where('id', '!=', DEFAULT_TENANT_ID)
-      .where('status', '!=', 'deleted')
-      .executeTakeFirst();
+    const row = await findTenant(this.deps.db, id);
     if (!row) throw notFound(`Tenant ${id}`);
     return row as TenantRow;
   }
@@ -110,19 +100,16 @@ export class TenantService {
     const ownerToken = generateSecret(TEAM_TOKEN_PREFIX);
     try {
       await transact(this.deps, platformCtx, async (tx) => {
-        await tx.db.insertInto('tenants').values(tenant).execute();
-        await forTenant(tx.db, tenant.id)
-          .insertInto('team_tokens')
-          .values({
-            id: newId(),
-            tenant_id: tenant.id,
-            name: 'owner',
-            level: 'owner',
-            token_digest: digest(ownerToken),
-            created_at: now,
-            last_used_at: null,
-          })
-          .execute();
+        await insertTenant(tx.db, tenant);
+        await insertTenantTeamToken(tx.db, tenant.id, {
+          id: newId(),
+          tenant_id: tenant.id,
+          name: 'owner',
+          level: 'owner',
+          token_digest: digest(ownerToken),
+          created_at: now,
+          last_used_at: null,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(`The subdomain ${subdomain} is taken`);
@@ -140,16 +127,12 @@ export class TenantService {
     const row = await this.get(ctx, id);
     if (patch.plan !== undefined) this.assertPlan(patch.plan);
     const updated = { ...row, ...patch, updated_at: nowIso() };
-    await this.deps.db
-      .updateTable('tenants')
-      .set({
-        name: updated.name,
-        plan: updated.plan,
-        status: updated.status,
-        updated_at: updated.updated_at,
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateTenant(this.deps.db, id, {
+      name: updated.name,
+      plan: updated.plan,
+      status: updated.status,
+      updated_at: updated.updated_at,
+    });
     await this.hostChanged(row.subdomain);
     if (patch.plan !== undefined && patch.plan !== row.plan) {
       await this.deps.peers.everywhere({ kind: 'forget', cache: 'tenant-plan', key: id });
@@ -165,11 +148,7 @@ export class TenantService {
    */
   async delete(ctx: Ctx, id: string): Promise<void> {
     const row = await this.get(ctx, id);
-    await this.deps.db
-      .updateTable('tenants')
-      .set({ status: 'deleted', updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+    await markTenantDeleted(this.deps.db, id, nowIso());
     await this.hostChanged(row.subdomain);
     await this.tasks.enqueue(platformCtx, TENANT_REMOVE_TASK, { tenant_id: id }, `tenant:${id}`);
   }
@@ -188,7 +167,7 @@ export class TenantService {
       await this.deps.storage.delete(object.key);
       archives += 1;
     }
-    await this.deps.db.deleteFrom('tenants').where('id', '=', tenantId).execute();
+    await deleteTenantRow(this.deps.db, tenantId);
     // A request another node was still serving when the tenant was deleted may have written a
     // row (a download count) since the first pass: sweep once more now that no node resolves it.
     rows += await this.removeRows(tenantId);
@@ -197,18 +176,13 @@ export class TenantService {
 
   /** Deletes every row of the tenant, in passes: a table a foreign key still holds waits. */
   private async removeRows(tenantId: string): Promise<number> {
-    const db = forTenant(this.deps.db, tenantId);
     let pending = [...TENANT_TABLES];
     let rows = 0;
     for (let pass = 0; pending.length > 0 && pass < 5; pass++) {
       const blocked: string[] = [];
       for (const table of pending) {
         try {
-          const result = await db
-            .deleteFrom(table as 'customers')
-            .where('tenant_id', '=', tenantId)
-            .executeTakeFirst();
-          rows += Number(result.numDeletedRows);
+          rows += await deleteTenantRowsOf(this.deps.db, tenantId, table);
         } catch {
           blocked.push(table);
         }
