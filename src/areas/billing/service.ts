@@ -4,7 +4,6 @@ import { AppError, invalid } from '../../errors.js';
 import { validateInput } from '../../validation.js';
 import { CHANGED_MEANWHILE } from '../customers/service.js';
 import type { CustomerService } from '../customers/service.js';
-import type { Db } from '../../infra/db/connection.js';
 import type { CustomerRow } from '../customers/store.js';
 import type { WebhookResult } from '../webhooks/types.js';
 import {
@@ -15,6 +14,7 @@ import {
   SUBSCRIPTION_STATUS_EVENTS,
 } from './schema.js';
 import type { StripeEvent } from './schema.js';
+import { notePaymentEvent } from './store.js';
 
 /** What one Stripe event asks of a customer's access. */
 type Decision =
@@ -76,7 +76,7 @@ export class BillingService {
     // The mark moves in the same transaction as the status, and first: its UPDATE holds the
     // customer's row, so events of one customer apply one at a time, in the order of their marks.
     const outcome = await transact(this.deps, ctx, async ({ db: trx }): Promise<Outcome> => {
-      if (createdAt && !(await notePaymentEvent(trx, ctx, customer.id, createdAt))) {
+      if (createdAt && !(await notePaymentEvent(trx, ctx.tenantId, customer.id, createdAt))) {
         return { kind: 'stale', createdAt };
       }
       try {
@@ -117,26 +117,6 @@ type Outcome =
   | { kind: 'stale'; createdAt: string }
   | { kind: 'refused'; why: string }
   | { kind: 'changed'; from: string; to: string };
-
-/**
- * Moves the customer's newest-event time to `at` unless a newer event was read already; false
- * then. Events of the same second pass (Stripe's `created` has whole seconds).
- */
-async function notePaymentEvent(
-  db: Db,
-  ctx: Ctx,
-  customerId: string,
-  at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('customers')
-    .set({ payment_event_at: at })
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('id', '=', customerId)
-    .where((eb) => eb.or([eb('payment_event_at', 'is', null), eb('payment_event_at', '<=', at)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
 
 function decide(event: StripeEvent): Decision {
   const { type } = event;
