@@ -64,17 +64,7 @@ describe('imports point one way', () => {
 
   it('runs SQL in no service.ts but the ones docs/architecture.md lists as not yet moved', () => {
     // The list may only shrink: a service that queries moves the query into its store.
-    const notYetMoved = [
-      'advisories',
-      'artifacts',
-      'auth',
-      'billing',
-      'packages',
-      'settings',
-      'sync',
-      'tenants',
-      'usage',
-    ];
+    const notYetMoved = ['advisories', 'artifacts', 'auth', 'packages', 'sync', 'usage'];
     const querying = fs
       .readdirSync('src/areas')
       .filter((area) => {
