@@ -127,12 +127,7 @@ export class AdvisoryService {
       patch.affected_versions = checkConstraint(input.affected_versions);
     }
     await transact(this.deps, ctx, async (tx) => {
-      await tx.db
-        .updateTable('advisories')
-        .set(patch)
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', '=', row.id)
-        .execute();
+      await store.updateAdvisory(tx.db, ctx.tenantId, row.id, patch);
       await tx.audit({
         action: 'advisory.update',
         target: { type: 'advisory', id: row.id },
@@ -147,18 +142,7 @@ export class AdvisoryService {
   async delete(ctx: Ctx, id: string): Promise<void> {
     const row = await this.get(ctx, id);
     await transact(this.deps, ctx, async (tx) => {
-      for (const table of ['vulnerability_matches', 'advisory_sources'] as const) {
-        await tx.db
-          .deleteFrom(table)
-          .where('tenant_id', '=', ctx.tenantId)
-          .where('advisory_id', '=', row.id)
-          .execute();
-      }
-      await tx.db
-        .deleteFrom('advisories')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', '=', row.id)
-        .execute();
+      await store.deleteAdvisory(tx.db, ctx.tenantId, row.id);
       await tx.audit({
         action: 'advisory.delete',
         target: { type: 'advisory', id: row.id },

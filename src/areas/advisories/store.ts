@@ -192,3 +192,34 @@ export async function privatePackageNames(db: Db, tenantId: string, names?: read
   if (names) q = q.where('name', 'in', names.length ? [...names] : ['']);
   return new Set((await q.execute()).map((r) => r.name));
 }
+
+/** Changes an advisory's fields. */
+export async function updateAdvisory(
+  db: Db,
+  tenantId: string,
+  id: string,
+  patch: Partial<Insertable<AdvisoriesTable>>,
+) {
+  await db
+    .updateTable('advisories')
+    .set(patch)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes an advisory with its matches and source records. */
+export async function deleteAdvisory(db: Db, tenantId: string, id: string) {
+  for (const table of ['vulnerability_matches', 'advisory_sources'] as const) {
+    await db
+      .deleteFrom(table)
+      .where('tenant_id', '=', tenantId)
+      .where('advisory_id', '=', id)
+      .execute();
+  }
+  await db
+    .deleteFrom('advisories')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+}

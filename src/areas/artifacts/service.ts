@@ -13,6 +13,7 @@ import * as store from '../packages/catalog.js';
 import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import { archiveKey } from '../sync/archives.js';
 import { readArtifactZip, resolveArtifactVersion } from './zip.js';
+import * as uploads from './store.js';
 import type { ReceivedZip } from './received-zip.js';
 import { assertStorageLeft } from '../usage/service.js';
 import { raiseUsageNotifications } from '../usage/notifications.js';
@@ -89,30 +90,20 @@ export class ArtifactService {
     try {
       await transact(this.deps, ctx, async (tx) => {
         const trx = tx.db;
-        await trx.insertInto('versions').values(row).execute();
-        const all = await trx
-          .selectFrom('versions')
-          .select(['version', 'version_normalized', 'is_dev'])
-          .where('tenant_id', '=', pkg.tenant_id)
-          .where('package_id', '=', pkg.id)
-          .execute();
+        await uploads.insertVersion(trx, row);
+        const all = await uploads.versionNumbers(trx, pkg);
         const latest = latestVersion(all);
         const description =
           typeof zip.composer.description === 'string' ? zip.composer.description : null;
-        await trx
-          .updateTable('packages')
-          .set({
-            latest_version: latest,
-            description:
-              latest === v.version || pkg.description === null ? description : pkg.description,
-            synced_at: now,
-            sync_status: 'ok',
-            sync_error: null,
-            updated_at: now,
-          })
-          .where('tenant_id', '=', pkg.tenant_id)
-          .where('id', '=', pkg.id)
-          .execute();
+        await uploads.markUploaded(trx, pkg, {
+          latest_version: latest,
+          description:
+            latest === v.version || pkg.description === null ? description : pkg.description,
+          synced_at: now,
+          sync_status: 'ok',
+          sync_error: null,
+          updated_at: now,
+        });
         await rebuildPackageMetadata(trx, pkg.tenant_id, pkg.id);
         await recountStorage(trx, pkg.tenant_id);
         tx.afterCommit(() => raiseUsageNotifications(this.deps, pkg.tenant_id, ['storage_bytes']));

@@ -1,6 +1,3 @@
-import { forTenant } from '../../infra/db/tenant-scope.js';
-import { compiledPerTenant } from '../../infra/db/compiled.js';
-import type { Db } from '../../infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { jwtVerify } from 'jose';
 import type { AdminActor, AdminLevel, CustomerActor, Deps } from '../../context.js';
@@ -9,6 +6,7 @@ import { constantTimeEqual, digest, hasValidChecksum } from '../../infra/crypto.
 import { applyExpiry } from '../customers/expiry.js';
 import type { CustomerRow } from '../customers/store.js';
 import { TokenUseRecorder } from './token-use.js';
+import { customerById, teamTokenByDigest, tokenWithCustomer } from './store.js';
 
 export const CUSTOMER_TOKEN_PREFIX = 'pkt_';
 export const TEAM_TOKEN_PREFIX = 'cma_';
@@ -38,41 +36,6 @@ export type Principal =
   | { kind: 'customer'; actor: CustomerActor; customer: CustomerPrincipal };
 
 /** Told about every failed authentication (a counter for failed-authentication limiting). */
-
-/**
- * A customer token's row with its customer's, by digest: the read of every first request. Its
- * columns are named, not `c.*`: on PostgreSQL it is a prepared statement (compiled.ts), which a
- * column added by a migration under a running node would otherwise break.
- */
-const tokenWithCustomer = compiledPerTenant(
-  (db: Db, tenantId: string, tokenDigest: string) =>
-    db
-      .selectFrom('customer_tokens as t')
-      .innerJoin('customers as c', 'c.id', 't.customer_id')
-      .select([
-        'c.id',
-        'c.tenant_id',
-        'c.name',
-        'c.email',
-        'c.external_id',
-        'c.status',
-        'c.status_reason',
-        'c.access_expires_at',
-        'c.status_source',
-        'c.payment_event_at',
-        'c.created_at',
-        'c.updated_at',
-        't.id as token_id',
-        't.scope',
-        't.package_scopes',
-        't.expires_at',
-        't.token_digest',
-        't.last_used_at as token_last_used_at',
-      ])
-      .where('t.tenant_id', '=', tenantId)
-      .where('t.token_digest', '=', tokenDigest),
-  1,
-);
 
 /** Resolves bearer and basic credentials to actors. Compares digests only, in constant time. */
 export class AuthService {
@@ -135,12 +98,7 @@ export class AuthService {
       return { kind: 'root', id: null, level: 'owner' };
     }
     if (!hasValidChecksum(token, TEAM_TOKEN_PREFIX)) return null;
-    const row = await forTenant(this.deps.db, tenantId)
-      .selectFrom('team_tokens')
-      .select(['id', 'level', 'token_digest', 'last_used_at'])
-      .where('tenant_id', '=', tenantId)
-      .where('token_digest', '=', tokenDigest)
-      .executeTakeFirst();
+    const row = await teamTokenByDigest(this.deps.db, tenantId, tokenDigest);
     if (!row || !constantTimeEqual(row.token_digest, tokenDigest)) return null;
     this.touch(tenantId, 'team_tokens', row.id, row.last_used_at);
     return { kind: 'cma', id: row.id, level: row.level as AdminLevel };
@@ -189,12 +147,7 @@ export class AuthService {
       return null;
     }
     if (typeof payload.sub !== 'string' || payload.tid !== tenantId) return null;
-    const customer = await this.deps.db
-      .selectFrom('customers')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', payload.sub)
-      .executeTakeFirst();
+    const customer = await customerById(this.deps.db, tenantId, payload.sub);
     if (!customer) return null;
     const scopes = Array.isArray(payload.package_scopes)
       ? payload.package_scopes.filter((s): s is string => typeof s === 'string')

@@ -3,7 +3,8 @@ import { notFound } from '../../errors.js';
 import * as packages from '../packages/catalog.js';
 import type { PackageRow } from '../packages/catalog.js';
 import type { MonorepoDto } from './schema.js';
-import { childQuery, findMonorepoPaths } from './store.js';
+import { findMonorepoPaths } from './paths.js';
+import { childQuery } from './store.js';
 import type { TaskRow } from '../tasks/store.js';
 
 /** Reads monorepo parents and their child packages; the parent's sync creates the children. */

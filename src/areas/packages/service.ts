@@ -99,18 +99,8 @@ export class PackageService {
     try {
       await transact(this.deps, ctx, async ({ db: trx, audit, emit }) => {
         await assertCountLeft(this.deps, trx, ctx.tenantId, 'packages');
-        await trx.insertInto('packages').values(row).execute();
+        await store.insertPackage(trx, row, monorepoPaths);
         emit('package.created', { package: row.name });
-        if (monorepoPaths) {
-          await trx
-            .insertInto('monorepos')
-            .values({
-              package_id: row.id,
-              tenant_id: row.tenant_id,
-              paths: JSON.stringify(monorepoPaths),
-            })
-            .execute();
-        }
         await audit({
           action: 'package.add',
           target: { type: 'package', id: row.name },
@@ -132,19 +122,9 @@ export class PackageService {
     await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit, emit }) => {
       accessChanged();
       // A monorepo parent takes its child packages with it.
-      const children = await trx
-        .selectFrom('monorepo_children')
-        .select('package_id')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('parent_id', '=', row.id)
-        .execute();
-      const ids = [row.id, ...children.map((c) => c.package_id)];
-      const names = await trx
-        .selectFrom('packages')
-        .select('name')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', 'in', ids)
-        .execute();
+      const children = await store.monorepoChildIds(trx, ctx.tenantId, row.id);
+      const ids = [row.id, ...children];
+      const names = await store.packageNames(trx, ctx.tenantId, ids);
       for (const hook of this.removalHooks) {
         await hook(
           trx,
@@ -152,11 +132,7 @@ export class PackageService {
           names.map((n) => n.name),
         );
       }
-      await trx
-        .deleteFrom('packages')
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', 'in', ids)
-        .execute();
+      await store.deletePackages(trx, ctx.tenantId, ids);
       await recountStorage(trx, ctx.tenantId);
       for (const { name: gone } of names) emit('package.deleted', { package: gone });
       await audit({
@@ -222,12 +198,14 @@ export class PackageService {
     const updated = { ...found.version, [flag]: value ? 1 : 0, updated_at: nowIso() };
     await transact(this.deps, ctx, async ({ db: trx, accessChanged, audit, emit }) => {
       accessChanged();
-      await trx
-        .updateTable('versions')
-        .set({ [flag]: value ? 1 : 0, updated_at: updated.updated_at })
-        .where('tenant_id', '=', ctx.tenantId)
-        .where('id', '=', found.version.id)
-        .execute();
+      await store.setVersionFlag(
+        trx,
+        ctx.tenantId,
+        found.version.id,
+        flag,
+        value,
+        updated.updated_at,
+      );
       await rebuildPackageMetadata(trx, ctx.tenantId, found.pkg.id);
       const verb = flag === 'yanked' ? (value ? 'yank' : 'unyank') : 'deprecate';
       const type = flag === 'yanked' ? `version.${verb}ed` : value ? 'version.deprecated' : null;

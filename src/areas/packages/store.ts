@@ -75,3 +75,65 @@ export async function versionsOfPackages(
   }
   return out;
 }
+
+/** Inserts a package row, and its monorepo folder globs when it is a monorepo parent. */
+export async function insertPackage(db: Db, row: PackageRow, monorepoPaths?: string[] | null) {
+  await db.insertInto('packages').values(row).execute();
+  if (monorepoPaths) {
+    await db
+      .insertInto('monorepos')
+      .values({
+        package_id: row.id,
+        tenant_id: row.tenant_id,
+        paths: JSON.stringify(monorepoPaths),
+      })
+      .execute();
+  }
+}
+
+/** The ids of a monorepo parent's child packages. */
+export async function monorepoChildIds(db: Db, tenantId: string, parentId: string) {
+  const rows = await db
+    .selectFrom('monorepo_children')
+    .select('package_id')
+    .where('tenant_id', '=', tenantId)
+    .where('parent_id', '=', parentId)
+    .execute();
+  return rows.map((r) => r.package_id);
+}
+
+/** The names of the packages with these ids. */
+export function packageNames(db: Db, tenantId: string, ids: readonly string[]) {
+  return db
+    .selectFrom('packages')
+    .select('name')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Deletes the packages with these ids (their versions and grants cascade). */
+export async function deletePackages(db: Db, tenantId: string, ids: readonly string[]) {
+  await db
+    .deleteFrom('packages')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Sets a version's `yanked` or `deprecated` flag. */
+export async function setVersionFlag(
+  db: Db,
+  tenantId: string,
+  versionId: string,
+  flag: 'yanked' | 'deprecated',
+  value: boolean,
+  updatedAt: string,
+) {
+  await db
+    .updateTable('versions')
+    .set({ [flag]: value ? 1 : 0, updated_at: updatedAt })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', versionId)
+    .execute();
+}

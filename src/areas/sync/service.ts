@@ -11,7 +11,9 @@ import {
 } from '../../infra/git/index.js';
 import { assertRepositoryAllowed } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
-import { listVersions } from '../packages/catalog.js';
+import { findPackageById, listVersions } from '../packages/catalog.js';
+import { findMonorepoPaths } from '../monorepo/paths.js';
+import { setSyncStatus } from './store.js';
 import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import { analyzeRefs } from './analyze.js';
 import { RepositoryCredentials } from './credentials.js';
@@ -106,30 +108,14 @@ export class SyncService {
   ): Promise<SyncResult> {
     const { signal } = options;
     const db = this.deps.db;
-    const pkg = await db
-      .selectFrom('packages')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', packageId)
-      .executeTakeFirst();
+    const pkg = await findPackageById(db, tenantId, packageId);
     if (!pkg) throw new Error(`Package ${packageId} no longer exists`);
     if (await monorepoParentOf(db, pkg.tenant_id, pkg.id)) {
       // Queued by sync-all or the scheduler: the parent's own sync refreshes this package.
-      await db
-        .updateTable('packages')
-        .set({ sync_status: 'ok' })
-        .where('tenant_id', '=', pkg.tenant_id)
-        .where('id', '=', pkg.id)
-        .where('sync_status', '=', 'pending')
-        .execute();
+      await setSyncStatus(db, pkg, 'ok', 'pending');
       return { versions: 0, versions_added: [], versions_removed: [], skipped: [] };
     }
-    await db
-      .updateTable('packages')
-      .set({ sync_status: 'running' })
-      .where('tenant_id', '=', pkg.tenant_id)
-      .where('id', '=', pkg.id)
-      .execute();
+    await setSyncStatus(db, pkg, 'running');
     const started = performance.now();
     try {
       // Published once the versions committed (syncPackage's unit of work moved the stamp).
@@ -173,12 +159,7 @@ export class SyncService {
   ): Promise<{ result: SyncResult; children: { pkg: PackageRow; result: ChildResult }[] }> {
     const { db, storage, config } = this.deps;
     const timeoutMs = config.gitTimeoutMs;
-    const monorepo = await db
-      .selectFrom('monorepos')
-      .select('paths')
-      .where('tenant_id', '=', pkg.tenant_id)
-      .where('package_id', '=', pkg.id)
-      .executeTakeFirst();
+    const monorepo = await findMonorepoPaths(db, pkg.tenant_id, pkg.id);
     // The README only changes with the default branch.
     const sameDefault = analysis.candidates.some((c) => c.defaultBranch && c.unchanged);
     const readme = sameDefault
@@ -197,14 +178,7 @@ export class SyncService {
       readme,
     };
     const children = monorepo
-      ? await planChildren(
-          this.deps,
-          pkg,
-          dir,
-          refs,
-          JSON.parse(monorepo.paths) as string[],
-          reader,
-        )
+      ? await planChildren(this.deps, pkg, dir, refs, monorepo, reader)
       : { targets: [], skipped: [] };
 
     if (monorepo) {

@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Db } from '../../infra/db/connection.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { TenantLimitsCache } from './limits.js';
+import * as store from './store.js';
 import { raiseUsageNotifications } from './notifications.js';
 import { assertStorageLeft, storageUsed } from './storage-limit.js';
 
@@ -37,7 +38,6 @@ const isEmpty = (b: Batch) => b.downloads.size === 0 && b.bandwidth.size === 0;
 export { StorageLimitError, assertStorageLeft, storageUsed } from './storage-limit.js';
 
 /** Rows per multi-row upsert statement (SQLite limits bound parameters per statement). */
-const CHUNK = 500;
 
 /**
  * Monthly bandwidth and stored archive bytes behind the X-Bandwidth-* and X-Storage-* headers,
@@ -77,13 +77,7 @@ export class UsageService {
       // at all; read again in that (rare) case.
       for (;;) {
         const seen = this.commits;
-        const row = await db
-          .selectFrom('usage_counters')
-          .select('value')
-          .where('tenant_id', '=', tenantId)
-          .where('metric', '=', 'bandwidth')
-          .where('period', '=', period)
-          .executeTakeFirst();
+        const row = await store.bandwidthCounter(db, tenantId, period);
         if (seen === this.commits) {
           return Number(row?.value ?? 0) + this.unwrittenBandwidth(tenantId, period);
         }
@@ -242,31 +236,8 @@ export class UsageService {
         downloads = downloads.filter((d) => !gone.has(d.tenant_id));
         bandwidth = bandwidth.filter((b) => !gone.has(b.tenant_id));
       }
-      for (let i = 0; i < downloads.length; i += CHUNK) {
-        await trx
-          .insertInto('downloads')
-          .values(downloads.slice(i, i + CHUNK))
-          .onConflict((oc) =>
-            oc
-              .columns(['tenant_id', 'customer_id', 'package_id', 'version_normalized', 'day'])
-              .doUpdateSet((eb) => ({
-                count: eb('downloads.count', '+', eb.ref('excluded.count')),
-                bytes: eb('downloads.bytes', '+', eb.ref('excluded.bytes')),
-              })),
-          )
-          .execute();
-      }
-      for (let i = 0; i < bandwidth.length; i += CHUNK) {
-        await trx
-          .insertInto('usage_counters')
-          .values(bandwidth.slice(i, i + CHUNK))
-          .onConflict((oc) =>
-            oc.columns(['tenant_id', 'metric', 'period']).doUpdateSet((eb) => ({
-              value: eb('usage_counters.value', '+', eb.ref('excluded.value')),
-            })),
-          )
-          .execute();
-      }
+      await store.addDownloads(trx, downloads);
+      await store.addBandwidth(trx, bandwidth);
     });
   }
 
@@ -274,14 +245,7 @@ export class UsageService {
   private async deletedTenants(trx: Db, tenantIds: string[]): Promise<Set<string>> {
     const ids = tenantIds.filter((id) => id !== DEFAULT_TENANT_ID);
     if (this.deps.config.edition !== 'cloud' || ids.length === 0) return new Set();
-    // The tenants table is the platform's own: it carries no tenant_id to pin.
-    const live = await trx
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', 'in', ids)
-      .where('status', '!=', 'deleted')
-      .execute();
-    const alive = new Set(live.map((r) => r.id));
+    const alive = await store.liveTenantIds(trx, ids);
     return new Set(ids.filter((id) => !alive.has(id)));
   }
 }
