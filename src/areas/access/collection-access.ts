@@ -90,13 +90,17 @@ export async function revokeCollection(
   if (!collection) throw notFound('Collection');
   await transact(deps, ctx, async (tx) => {
     const trx = tx.db;
-    if (!(await cgStore.deleteCollectionGrant(trx, ctx.tenantId, customerId, collection.id))) {
-      throw notFound('Collection access');
-    }
+    const gone = await cgStore.deleteCollectionGrant(trx, ctx.tenantId, customerId, collection.id);
+    if (!gone) throw notFound('Collection access');
     await auditCustomer(trx, 'access.revoke_collection', customerId, {
       collection: collection.slug,
     });
     const names = await cgStore.collectionPackageNames(trx, ctx.tenantId, collection.id);
-    accessChangedFor(tx, customerId, 'ACCESS_REVOKED', names);
+    accessChangedFor(
+      tx,
+      customerId,
+      'ACCESS_REVOKED',
+      names.map((n) => ({ name: n, constraint: gone.constraint })),
+    );
   });
 }

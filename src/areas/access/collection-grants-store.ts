@@ -54,14 +54,14 @@ export async function deleteCollectionGrant(
   tenantId: string,
   customerId: string,
   collectionId: string,
-): Promise<boolean> {
-  const result = await db
+): Promise<{ constraint: string } | undefined> {
+  return db
     .deleteFrom('collection_grants')
     .where('tenant_id', '=', tenantId)
     .where('customer_id', '=', customerId)
     .where('collection_id', '=', collectionId)
+    .returning('constraint')
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }
 
 export async function collectionPackageNames(

@@ -114,14 +114,15 @@ export async function revokePublic(
   name: string,
 ): Promise<void> {
   await transact(deps, ctx, async (tx) => {
-    const result = await forTenant(tx.db, ctx.tenantId)
+    const gone = await forTenant(tx.db, ctx.tenantId)
       .deleteFrom('public_grants')
       .where('tenant_id', '=', ctx.tenantId)
       .where('customer_id', '=', customerId)
       .where('name', '=', name)
+      .returning('constraint')
       .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('Package access');
+    if (!gone) throw notFound('Package access');
     await auditCustomer(tx.db, 'access.revoke', customerId, { package: name, public: true });
-    accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [name]);
+    accessChangedFor(tx, customerId, 'ACCESS_REVOKED', [{ name, constraint: gone.constraint }]);
   });
 }

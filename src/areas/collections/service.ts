@@ -168,15 +168,16 @@ export class CollectionService {
 
   private publish(
     tx: Tx,
-    customers: string[],
+    customers: { customer_id: string; constraint: string }[],
     activity: 'ACCESS_GRANTED' | 'ACCESS_REVOKED',
     packages: string[],
   ): void {
     const at = nowIso();
     const type = activity === 'ACCESS_GRANTED' ? 'access.granted' : 'access.revoked';
-    for (const customerId of customers) {
+    // Each customer's collection grant carries its own constraint (docs/webhooks-outgoing.md).
+    for (const { customer_id: customerId, constraint } of customers) {
       for (const pkg of packages) {
-        tx.emit(type, { customer_id: customerId, package: pkg, constraint: null });
+        tx.emit(type, { customer_id: customerId, package: pkg, constraint });
         tx.publish({
           type: 'customer.activity',
           tenantId: tx.ctx.tenantId,

@@ -108,9 +108,9 @@ export async function addMembers(
 export async function grantees(db: Db, tenantId: string, collectionId: string) {
   const rows = await db
     .selectFrom('collection_grants')
-    .select('customer_id')
+    .select(['customer_id', 'constraint'])
     .where('tenant_id', '=', tenantId)
     .where('collection_id', '=', collectionId)
     .execute();
-  return rows.map((r) => r.customer_id);
+  return rows;
 }

@@ -108,6 +108,37 @@ describe('the events each change writes (docs/webhooks-outgoing.md)', () => {
     expect(rest[4]![1]).toEqual({ package: 'acme/synced', version: '1.1.0' });
   });
 
+  it("writes collection access events with the customer's collection grant constraint", async () => {
+    const start = await last();
+    for (const name of ['acme/kit-a', 'acme/kit-b']) {
+      await api('POST', '/api/v1/packages', { name, type: 'artifact' });
+    }
+    await api('POST', '/api/v1/collections', {
+      name: 'Kit',
+      slug: 'kit',
+      packages: ['acme/kit-a'],
+    });
+    const customer = await createCustomer(t, 'Kitted');
+    const access = (type: string, pkg: string) => [
+      type,
+      { customer_id: customer.id, package: pkg, constraint: '^2.0' },
+    ];
+    await api('POST', `/api/v1/customers/${customer.id}/collections`, {
+      collection: 'kit',
+      constraint: '^2.0',
+    });
+    await api('PATCH', '/api/v1/collections/kit', { add_packages: ['acme/kit-b'] });
+    await api('PATCH', '/api/v1/collections/kit', { remove_packages: ['acme/kit-a'] });
+    await api('DELETE', `/api/v1/customers/${customer.id}/collections/kit`);
+    const { events } = await since(start);
+    expect(events.filter(([type]) => type.startsWith('access.'))).toEqual([
+      access('access.granted', 'acme/kit-a'),
+      access('access.granted', 'acme/kit-b'),
+      access('access.revoked', 'acme/kit-a'),
+      access('access.revoked', 'acme/kit-b'),
+    ]);
+  });
+
   it('writes vulnerability.detected when an advisory affects held versions', async () => {
     const start = await last();
     const repo = new GitFixture('acme/vulnerable').release('1.0.0').release('2.0.0');
