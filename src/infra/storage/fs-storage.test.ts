@@ -45,4 +45,17 @@ describe('FsStorage streams', () => {
     const left = await fs.readdir(path.join(root, 't'));
     expect(left).toEqual([]);
   });
+
+  it('reads a byte range of a file, and refuses one past its end', async () => {
+    await storage.put('t/p/pack.zip1pack', Buffer.from('alphabetagamma'));
+    const read = await storage.getStream('t/p/pack.zip1pack', { offset: 5, length: 4 });
+    expect(read?.size).toBe(4);
+    expect(await text(read!.body)).toBe('beta');
+    const last = await storage.getStream('t/p/pack.zip1pack', { offset: 9, length: 5 });
+    expect(await text(last!.body)).toBe('gamma');
+    expect(await storage.getStream('t/p/missing.zip1pack', { offset: 0, length: 1 })).toBeNull();
+    await expect(storage.getStream('t/p/pack.zip1pack', { offset: 10, length: 5 })).rejects.toThrow(
+      'past the end',
+    );
+  });
 });

@@ -6,7 +6,13 @@ import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey } from './storage.js';
-import type { ArchiveStorage, StoredObject, StoredRead, StoredWrite } from './storage.js';
+import type {
+  ArchiveStorage,
+  ByteRange,
+  StoredObject,
+  StoredRead,
+  StoredWrite,
+} from './storage.js';
 
 /** Archives as files under one root folder; writes go to a temp file and are renamed in place. */
 export class FsStorage implements ArchiveStorage {
@@ -48,7 +54,7 @@ export class FsStorage implements ArchiveStorage {
     return { size, sha1: hash.digest('hex') };
   }
 
-  async getStream(key: string): Promise<StoredRead | null> {
+  async getStream(key: string, range?: ByteRange): Promise<StoredRead | null> {
     const file = this.file(key);
     let handle: fs.FileHandle;
     try {
@@ -58,7 +64,14 @@ export class FsStorage implements ArchiveStorage {
       throw err;
     }
     const { size } = await handle.stat();
-    return { body: handle.createReadStream(), size };
+    if (!range) return { body: handle.createReadStream(), size };
+    if (range.offset + range.length > size) {
+      await handle.close();
+      throw new Error(`Bytes ${range.offset}+${range.length} are past the end of ${key}`);
+    }
+    // `end` is inclusive; a range is never empty (a zip has 22 bytes at least).
+    const end = range.offset + range.length - 1;
+    return { body: handle.createReadStream({ start: range.offset, end }), size: range.length };
   }
 
   async get(key: string): Promise<Buffer | null> {

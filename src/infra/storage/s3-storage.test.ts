@@ -82,6 +82,17 @@ describe('S3Storage on a real S3-compatible server', () => {
     await storage.check();
   });
 
+  it('reads a byte range of an object, and refuses one past its end', async () => {
+    await storage.put('t3/p/pack.zip1pack', Buffer.from('alphabetagamma'));
+    const read = await storage.getStream('t3/p/pack.zip1pack', { offset: 5, length: 4 });
+    expect(read?.size).toBe(4);
+    expect(await text(read!.body)).toBe('beta');
+    expect(await storage.getStream('t3/p/missing.zip1pack', { offset: 0, length: 1 })).toBeNull();
+    await expect(
+      storage.getStream('t3/p/pack.zip1pack', { offset: 10, length: 5 }),
+    ).rejects.toThrow();
+  });
+
   it('uploads a stream larger than one part as a multipart upload, byte for byte', async () => {
     const size = 9 * 1024 * 1024 + 123;
     const expected = await sha1Of(generated(size, 'big'));

@@ -14,7 +14,13 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../../config/storage.js';
 import { serviceUnavailable } from '../../errors.js';
 import { assertValidKey } from './storage.js';
-import type { ArchiveStorage, StoredObject, StoredRead, StoredWrite } from './storage.js';
+import type {
+  ArchiveStorage,
+  ByteRange,
+  StoredObject,
+  StoredRead,
+  StoredWrite,
+} from './storage.js';
 
 /** Streams larger than this go up as a multipart upload, in parts of this size. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -121,15 +127,22 @@ export class S3Storage implements ArchiveStorage {
     return { size, sha1: hash.digest('hex') };
   }
 
-  async getStream(key: string): Promise<StoredRead | null> {
+  async getStream(key: string, range?: ByteRange): Promise<StoredRead | null> {
     const Key = this.objectKey(key);
+    const Range = range ? `bytes=${range.offset}-${range.offset + range.length - 1}` : undefined;
+    let read: StoredRead;
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key }));
-      return { body: res.Body as Readable, size: res.ContentLength ?? 0 };
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key, Range }));
+      read = { body: res.Body as Readable, size: res.ContentLength ?? 0 };
     } catch (err) {
       if (isMissing(err)) return null;
       throw unavailable(err);
     }
+    if (range && read.size !== range.length) {
+      read.body.destroy();
+      throw new Error(`Bytes ${range.offset}+${range.length} are past the end of ${key}`);
+    }
+    return read;
   }
 
   async get(key: string): Promise<Buffer | null> {

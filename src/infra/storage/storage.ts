@@ -10,8 +10,11 @@ export interface ArchiveStorage {
   putStream(key: string, body: Readable): Promise<StoredWrite>;
   /** The bytes, or null when nothing is stored under the key. */
   get(key: string): Promise<Buffer | null>;
-  /** The object as a stream with its size, or null when nothing is stored under the key. */
-  getStream(key: string): Promise<StoredRead | null>;
+  /**
+   * The object as a stream with its size, or null when nothing is stored under the key. With
+   * `range`, only those bytes (an archive inside a pack: docs/storage.md, "Archive packs").
+   */
+  getStream(key: string, range?: ByteRange): Promise<StoredRead | null>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Every stored key under a prefix (`tenant/`), with when it was last written. */
@@ -31,6 +34,12 @@ export interface StoredWrite {
   size: number;
   /** Hex SHA-1 of the bytes written. */
   sha1: string;
+}
+
+/** `length` (at least 1) bytes from `offset` of one stored object. */
+export interface ByteRange {
+  offset: number;
+  length: number;
 }
 
 export interface StoredRead {
