@@ -84,6 +84,8 @@ export class ArtifactService {
       dist_key: key,
       dist_shasum: shasum,
       dist_size: upload.size,
+      // An uploaded archive's README is not read: the portal shows the package's own.
+      readme_blob: null,
       created_at: now,
       updated_at: now,
     };

@@ -1,5 +1,5 @@
 import type { Ctx, Deps } from '../../context.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden } from '../../errors.js';
 import type { MetadataKind } from '../../composer/metadata.js';
 import type { CustomerPrincipal } from '../auth/service.js';
 import type { ComposerService } from '../composer-repository/service.js';
@@ -7,7 +7,11 @@ import type { PackageService } from '../packages/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { PortalBranding } from '../settings/schema.js';
 import type { IssuedToken, TokenService } from '../tokens/service.js';
+import { customerVisibility } from '../../composer/visibility.js';
+import type { PackageRow } from '../packages/catalog.js';
 import type { CreateMyTokenInput, MeDto, MyPackageDetailDto, MyPackageDto } from './schema.js';
+import { packageDocuments, versionReadme } from './store.js';
+import { admittedEntries, docVersions, entriesOf, type DocVersions } from './versions.js';
 
 /**
  * A portal call: the request's context and the customer principal the Composer surface's own
@@ -15,17 +19,6 @@ import type { CreateMyTokenInput, MeDto, MyPackageDetailDto, MyPackageDto } from
  * expired customer, or a `webhook` token, is refused here exactly as p2 refuses it.
  */
 export type PortalCtx = Ctx & { customerPrincipal?: CustomerPrincipal | null };
-
-interface Entry {
-  version?: unknown;
-  description?: unknown;
-  time?: unknown;
-}
-
-interface DocVersions {
-  description: string | null;
-  versions: { version: string; released_at: string | null; kind: 'tag' | 'branch' }[];
-}
 
 /**
  * The customer portal (docs/portal.md): what one customer token sees of the registry and, for a
@@ -68,38 +61,73 @@ export class PortalService {
     };
   }
 
-  /** One page of the packages this token may install (packages.json's `available-packages`). */
+  /**
+   * One page of the packages this token may install (packages.json's `available-packages`). The
+   * private ones are read together: their stored p2 documents in one query, filtered by the same
+   * version gates (visibility.ts) as the p2 route; a public package asks the proxy, as p2 does.
+   */
   async packages(
     ctx: PortalCtx,
     origin: string,
     page: { offset: number; limit: number },
   ): Promise<{ rows: MyPackageDto[]; total: number }> {
     const principal = principalOf(ctx);
+    const { customer } = principal;
     const names = await this.composer.availablePackages(principal);
     const shown = names.slice(page.offset, page.offset + page.limit);
+    const visible = await customerVisibility(this.deps.db, customer.tenant_id, customer);
+    const byName = new Map([...visible.values()].map((v) => [v.name, v]));
+    const ids = shown.flatMap((name) => byName.get(name)?.packageId ?? []);
+    const docs = new Map<string, string>();
+    for (const d of await packageDocuments(this.deps.db, customer.tenant_id, ids)) {
+      docs.set(`${d.package_id}:${d.kind}`, d.entries);
+    }
     const rows = await Promise.all(
       shown.map(async (name) => {
-        const doc = await this.versionsOf(principal, name, origin);
+        const own = byName.get(name);
+        const doc = own
+          ? docVersions(
+              admittedEntries(docs.get(`${own.packageId}:tags`), own.gate),
+              admittedEntries(docs.get(`${own.packageId}:dev`), own.gate),
+            )
+          : await this.versionsOf(principal, name, origin);
         return { name, description: doc.description, versions: doc.versions.map((v) => v.version) };
       }),
     );
     return { rows, total: names.length };
   }
 
-  /** One package: its versions (as p2 answers them), and the readme the admin UI shows. */
+  /** One package: its versions (as p2 answers them), and the readme of the newest of them. */
   async package(ctx: PortalCtx, name: string, origin: string): Promise<MyPackageDetailDto> {
     const principal = principalOf(ctx);
     const lower = name.toLowerCase();
     const doc = await this.versionsOf(principal, lower, origin);
-    let readme: MyPackageDetailDto['readme'] = null;
+    let row: PackageRow | null = null;
     try {
-      const row = await this.packageArea.get(ctx, lower);
-      if (row.readme) readme = { format: 'markdown', content: row.readme };
+      row = await this.packageArea.get(ctx, lower);
     } catch (err) {
       // A public package served through the proxy has no row and no readme here.
       if (!(err instanceof AppError && err.code === 'NOT_FOUND')) throw err;
     }
-    return { name: lower, description: doc.description, versions: doc.versions, readme };
+    const content = row ? await this.readmeOf(row, doc.newest) : null;
+    return {
+      name: lower,
+      description: doc.description,
+      versions: doc.versions,
+      readme: content ? { format: 'markdown', content } : null,
+    };
+  }
+
+  /**
+   * The README of version `normalized`, as the sync stored it with the version; a version
+   * synced before READMEs were kept per version shows the package's default-branch README.
+   */
+  private async readmeOf(row: PackageRow, normalized: string | null): Promise<string | null> {
+    if (normalized === null) return null;
+    const found = await versionReadme(this.deps.db, row.tenant_id, row.id, normalized);
+    if (!found || found.readme_blob === null) return row.readme;
+    if (found.readme_blob === '') return null;
+    return found.content ?? row.readme;
   }
 
   async tokens(ctx: PortalCtx, page: { offset: number; limit: number }) {
@@ -139,16 +167,7 @@ export class PortalService {
         entriesOf(await this.composer.packageDocument(principal, name, kind, origin), name),
       ),
     );
-    const all = [...(tags ?? []), ...(dev ?? [])];
-    const described = all.find((e) => typeof e.description === 'string');
-    const versions = [
-      ...(tags ?? []).map((e) => versionOf(e, 'tag')),
-      ...(dev ?? []).map((e) => versionOf(e, 'branch')),
-    ].filter((v) => v.version !== '');
-    return {
-      description: typeof described?.description === 'string' ? described.description : null,
-      versions,
-    };
+    return docVersions(tags, dev);
   }
 }
 
@@ -159,25 +178,4 @@ function principalOf(ctx: PortalCtx): CustomerPrincipal {
     throw forbidden('The portal API answers customer tokens only; admins use the admin API');
   }
   return principal;
-}
-
-/** The version entries of a p2 answer, rendered (public packages) or not. */
-function entriesOf(
-  doc: { body: unknown; rendered?: { body: Buffer } },
-  name: string,
-): Entry[] | undefined {
-  const body = (doc.rendered ? JSON.parse(doc.rendered.body.toString('utf8')) : doc.body) as {
-    packages?: Record<string, Entry[]>;
-  };
-  const entries = body.packages?.[name];
-  if (entries !== undefined && !Array.isArray(entries)) throw notFound(`Package ${name}`);
-  return entries;
-}
-
-function versionOf(e: Entry, kind: 'tag' | 'branch') {
-  return {
-    version: typeof e.version === 'string' ? e.version : '',
-    released_at: typeof e.time === 'string' ? e.time : null,
-    kind,
-  };
 }

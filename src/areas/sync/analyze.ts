@@ -1,11 +1,12 @@
 import { catFileBatch } from '../../infra/git/catfile.js';
-import type { ObjectReader } from '../../infra/git/index.js';
+import { readmeBlobOf, type ObjectReader } from '../../infra/git/index.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { branchToVersion, tagToVersion } from '../../composer/semver/index.js';
 import type { VersionRow } from '../packages/catalog.js';
+import { readReadmeTexts, readmeTreeName, type VersionReadme } from './readmes.js';
 
-/** A tag or branch that can become a version. */
-export interface Candidate {
+/** A tag or branch that can become a version (a stored one has no readmeBlob: see readmes.ts). */
+export interface Candidate extends VersionReadme {
   ref: string;
   isDev: boolean;
   commit: string;
@@ -100,13 +101,18 @@ export async function analyzeRefs(
     return { ...r, parsed, unchanged: same ? row : undefined };
   });
   const commits = [...new Set(all.filter((r) => !r.unchanged).map((r) => r.commit))];
-  const names = [...commits, ...commits.map((c) => `${c}:${file}`)];
+  const names = [
+    ...commits,
+    ...commits.map((c) => `${c}:${file}`),
+    ...commits.map((c) => readmeTreeName(c, opts.subdir)),
+  ];
   const { reader } = opts;
   const objects = reader
     ? await Promise.all(names.map((name) => reader.read(name)))
     : await catFileBatch(gitDir, names, { timeoutMs: opts.timeoutMs });
   const timeOf = new Map<string, string | null>();
   const composerOf = new Map<string, string | null>();
+  const readmeOf = new Map<string, string>();
   // Refs listed from the remote may point at a tree or a blob; like listRefs, skip them silently.
   const notCommits = new Set<string>();
   commits.forEach((commit, i) => {
@@ -115,6 +121,7 @@ export async function analyzeRefs(
     timeOf.set(commit, obj?.type === 'commit' ? commitTime(obj.content.toString('utf8')) : null);
     const json = objects[commits.length + i];
     composerOf.set(commit, json?.type === 'blob' ? json.content.toString('utf8') : null);
+    readmeOf.set(commit, readmeBlobOf(objects[2 * commits.length + i]));
   });
 
   const candidates: Candidate[] = [];
@@ -173,8 +180,11 @@ export async function analyzeRefs(
       time: timeOf.get(ref.commit) ?? null,
       composer,
       defaultBranch: ref.isDev && ref.name === refs.defaultBranch,
+      readmeBlob: readmeOf.get(ref.commit) ?? '',
     });
   }
+  const fresh = candidates.filter((c) => !c.unchanged);
+  await readReadmeTexts(gitDir, fresh, opts.known, { reader, timeoutMs: opts.timeoutMs });
   return { candidates, skipped };
 }
 

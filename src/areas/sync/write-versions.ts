@@ -9,6 +9,7 @@ import type { Candidate } from './analyze.js';
 import { archiveSlot, isArchiveOf } from './archives.js';
 import type { ArchiveJob, BuiltArchive } from './archives.js';
 import type { ChildResult, Target } from './types.js';
+import { storeReadmes } from './package-readmes.js';
 
 /** Rows per INSERT: 17 columns each stays far below SQLite's and PostgreSQL's bound variables. */
 const INSERT_BATCH = 200;
@@ -145,15 +146,17 @@ export async function writeVersions(
       released_at: c.time,
       metadata,
       ...dist,
+      readme_blob: c.readmeBlob ?? previous?.readme_blob ?? null,
       updated_at: now,
     };
     if (previous) {
-      if (
+      const rowChanged =
         previous.metadata !== metadata ||
         previous.reference !== c.commit ||
-        previous.dist_key !== dist.dist_key
-      ) {
-        changed = true;
+        previous.dist_key !== dist.dist_key;
+      // A README found anew changes no metadata document (readmes.ts).
+      if (rowChanged || previous.readme_blob !== values.readme_blob) {
+        changed ||= rowChanged;
         await trx
           .updateTable('versions')
           .set(values)
@@ -252,6 +255,7 @@ export async function writeTarget(
       .execute();
   }
   const { added, removed, changed } = await writeVersions(trx, t, built, now);
+  await storeReadmes(trx, t, removed.length > 0);
   const latest = latestTag(t.candidates);
   await trx
     .updateTable('packages')

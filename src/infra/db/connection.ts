@@ -27,6 +27,7 @@ import * as usageNotifications from './migrations/2026-11-24-50-usage-notificati
 import * as packageStamps from './migrations/2026-11-24-60-package-stamps.js';
 import * as oauthBrowserBinding from './migrations/2026-11-24-70-oauth-browser-binding.js';
 import * as eventsOutbox from './migrations/2026-11-27-10-events-outbox.js';
+import * as versionReadmes from './migrations/2026-11-27-20-version-readmes.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-60-package-stamps': packageStamps,
   '2026-11-24-70-oauth-browser-binding': oauthBrowserBinding,
   '2026-11-27-10-events-outbox': eventsOutbox,
+  '2026-11-27-20-version-readmes': versionReadmes,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

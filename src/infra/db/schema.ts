@@ -8,6 +8,7 @@ import type {
   PackagesTable,
   VersionsTable,
   PackageMetadataTable,
+  PackageReadmesTable,
   GrantsTable,
   CollectionsTable,
   CollectionPackagesTable,
@@ -74,6 +75,7 @@ export interface Database {
   packages: PackagesTable;
   versions: VersionsTable;
   package_metadata: PackageMetadataTable;
+  package_readmes: PackageReadmesTable;
   grants: GrantsTable;
   collections: CollectionsTable;
   collection_packages: CollectionPackagesTable;

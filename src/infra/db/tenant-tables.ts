@@ -24,6 +24,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   'oauth_connections',
   'oauth_states',
   'package_metadata',
+  'package_readmes',
   'package_stamps',
   'packages',
   'proxy_alerts',

@@ -13,7 +13,13 @@ export { archiveZip, type ArchiveOptions } from './archive.js';
 export { archiveZipFiles, archiveZips } from './archive-many.js';
 export { buildZips, type ZipJob, type ZipBuildResult } from './zip-build.js';
 export { ObjectReader } from './object-reader.js';
-export { listDirectories, findReadme, type Readme, type TreeOptions } from './tree.js';
+export {
+  listDirectories,
+  findReadme,
+  readmeBlobOf,
+  type Readme,
+  type TreeOptions,
+} from './tree.js';
 export {
   credentialEnv,
   remoteConfigEnv,

@@ -1,3 +1,4 @@
+import type { GitObject } from './catfile.js';
 import { assertRevision, runGit } from './exec.js';
 import { ObjectReader } from './object-reader.js';
 import { Unsupported, parseTree, type TreeEntry } from './zip-tree.js';
@@ -68,6 +69,37 @@ const README = /^readme(\.(md|markdown|txt|rst))?$/i;
 const EXTENSION_RANK = ['.md', '.markdown', '', '.txt', '.rst'];
 
 /**
+ * The README among one tree's entries (case-insensitive; README.md preferred), or null. Symlinks
+ * are skipped: their content is a path.
+ */
+export function readmeEntry(entries: readonly TreeEntry[]): { name: string; oid: string } | null {
+  const candidates: { name: string; oid: string; rank: number }[] = [];
+  for (const e of entries) {
+    if ((e.kind !== 'file' && e.kind !== 'exec') || !README.test(e.name)) continue;
+    const ext = (/\.[^.]+$/.exec(e.name)?.[0] ?? '').toLowerCase();
+    // Exact upper-case README.* wins a tie with readme.* / Readme.*.
+    const rank = EXTENSION_RANK.indexOf(ext) * 2 + (e.name.startsWith('README') ? 0 : 1);
+    candidates.push({ name: e.name, oid: e.oid, rank });
+  }
+  candidates.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : 1));
+  return candidates[0] ?? null;
+}
+
+/**
+ * The blob id of the README in a tree object read by the caller, '' when it has none (or is not
+ * a tree, or uses an object format this parser does not read).
+ */
+export function readmeBlobOf(tree: GitObject | null | undefined): string {
+  if (tree?.type !== 'tree') return '';
+  try {
+    return readmeEntry(parseTree(tree.content, tree.oid.length / 2))?.oid ?? '';
+  } catch (err) {
+    if (err instanceof Unsupported) return '';
+    throw err;
+  }
+}
+
+/**
  * The README at the root of `commit` (case-insensitive; README.md preferred), or null. One
  * `git cat-file` process reads the root tree, then the file.
  */
@@ -81,7 +113,6 @@ export async function findReadme(
   try {
     const tree = await reader.read(`${commit}^{tree}`);
     if (tree?.type !== 'tree') return null;
-    const candidates: { name: string; oid: string; rank: number }[] = [];
     let entries: TreeEntry[];
     try {
       entries = parseTree(tree.content, tree.oid.length / 2);
@@ -89,16 +120,7 @@ export async function findReadme(
       if (err instanceof Unsupported) return null;
       throw err;
     }
-    // Symlinks are skipped: their content is a path.
-    for (const e of entries) {
-      if ((e.kind !== 'file' && e.kind !== 'exec') || !README.test(e.name)) continue;
-      const ext = (/\.[^.]+$/.exec(e.name)?.[0] ?? '').toLowerCase();
-      // Exact upper-case README.* wins a tie with readme.* / Readme.*.
-      const rank = EXTENSION_RANK.indexOf(ext) * 2 + (e.name.startsWith('README') ? 0 : 1);
-      candidates.push({ name: e.name, oid: e.oid, rank });
-    }
-    candidates.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : 1));
-    const best = candidates[0];
+    const best = readmeEntry(entries);
     if (!best) return null;
     const blob = await reader.read(best.oid);
     const name = Buffer.from(best.name, 'latin1').toString('utf8');

@@ -13,7 +13,6 @@ const LINKS = [
   ['/tasks', 'Tasks'],
   ['/webhooks', 'Webhooks'],
   ['/events', 'Events'],
-  ['/settings', 'Settings'],
 ] as const;
 
 export function Layout() {

@@ -100,8 +100,18 @@ export interface VersionsTable {
   dist_key: string;
   dist_shasum: string;
   dist_size: number;
+  /** The README's blob id in the version's tree, '' for none, null when synced before it was kept. */
+  readme_blob: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Each distinct README blob of a package, once (versions.readme_blob points here). */
+export interface PackageReadmesTable {
+  tenant_id: string;
+  package_id: string;
+  blob_id: string;
+  content: string;
 }
 
 export interface PackageMetadataTable {
