@@ -22,9 +22,16 @@ function newestMtime(target: string): number {
 export function webBuildStale(): boolean {
   if (!fs.existsSync(INDEX) || !fs.existsSync(PORTAL)) return true;
   if (!fs.existsSync(path.join(WEB, 'src'))) return false;
-  const sources = ['src', 'index.html', 'portal.html', 'vite.config.ts', 'package.json'].map((f) =>
-    newestMtime(path.join(WEB, f)),
-  );
+  // The UI also bundles the server's list of event types (a module of plain values).
+  const shared = ['../src/areas/events/event-types.ts'];
+  const sources = [
+    'src',
+    'index.html',
+    'portal.html',
+    'vite.config.ts',
+    'package.json',
+    ...shared,
+  ].map((f) => newestMtime(path.join(WEB, f)));
   return Math.max(...sources) > fs.statSync(INDEX).mtimeMs;
 }
 

@@ -1,30 +1,10 @@
 /**
  * The events of the outbox (docs/webhooks-outgoing.md): every change a vendor's systems may care
- * about, written in the transaction of the change. `data` of each type, in the contract's words.
+ * about, written in the transaction of the change. The list of types is in event-types.ts, which
+ * the admin UI imports too.
  */
-export const EVENT_TYPES = [
-  'package.created',
-  'package.deleted',
-  'package.synced',
-  'version.published',
-  'version.yanked',
-  'version.unyanked',
-  'version.deprecated',
-  'customer.created',
-  'customer.deleted',
-  'customer.status_changed',
-  'token.created',
-  'token.revoked',
-  'access.granted',
-  'access.revoked',
-  'vulnerability.detected',
-  'usage.warning',
-  'usage.limit_reached',
-  'proxy.upstream_unreachable',
-  'proxy.upstream_recovered',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES } from './event-types.js';
+export type { EventType } from './event-types.js';
 
 /** `ping` is delivered to one endpoint on request and never written to the feed. */
 export const PING_EVENT = 'ping';

@@ -5,19 +5,13 @@ import { api, call } from '../api/client';
 import type { CreatedWebhookEndpoint, WebhookEndpoint } from '../api/types';
 import { PagedTable } from '../components/DataTable';
 import type { Column } from '../components/DataTable';
-import {
-  CopyBlock,
-  FormCard,
-  PageTitle,
-  ShownOnce,
-  StatusBadge,
-  TextField,
-} from '../components/ui';
-import { fieldError, isFeatureMissing } from '../lib/errors';
+import { CopyBlock, FormCard, PageTitle, ShownOnce, StatusBadge } from '../components/ui';
+import { isFeatureMissing } from '../lib/errors';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
-import { EventPicker, hasWebhooks, WebhooksNotInEdition } from './WebhooksShared';
-import type { EventType } from './WebhooksShared';
+import { EMPTY_DRAFT, EndpointFields } from './WebhooksForm';
+import type { EndpointDraft } from './WebhooksForm';
+import { hasWebhooks, WebhooksNotInEdition } from './WebhooksShared';
 
 /** The path of an endpoint's page in the UI. */
 export const endpointPath = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
@@ -43,61 +37,28 @@ const COLUMNS: Column<WebhookEndpoint>[] = [
 
 function CreateEndpoint({ onCreated }: { onCreated: (e: CreatedWebhookEndpoint) => void }) {
   const queryClient = useQueryClient();
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventType[]>([]);
-  const [description, setDescription] = useState('');
-  const [secret, setSecret] = useState('');
+  const [draft, setDraft] = useState<EndpointDraft>(EMPTY_DRAFT);
   const create = useMutation({
     mutationFn: () =>
       call(
         api.POST('/api/v1/webhook-endpoints', {
           body: {
-            url: url.trim(),
-            events,
-            ...(description.trim() ? { description: description.trim() } : {}),
-            ...(secret ? { secret } : {}),
+            url: draft.url.trim(),
+            events: draft.events,
+            ...(draft.description.trim() ? { description: draft.description.trim() } : {}),
+            ...(draft.secret ? { secret: draft.secret } : {}),
           },
         }),
       ),
     onSuccess: (created) => {
-      setUrl('');
-      setEvents([]);
-      setDescription('');
-      setSecret('');
+      setDraft(EMPTY_DRAFT);
       onCreated(created);
       return queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
     },
   });
-  const err = create.error;
   return (
     <FormCard title="New webhook endpoint" submit="Create endpoint" action={create}>
-      <div className="row">
-        <TextField
-          label="URL"
-          type="url"
-          hint="http(s) address that receives a POST per event"
-          placeholder="https://ci.example.com/packyard"
-          value={url}
-          onChange={setUrl}
-          error={fieldError(err, 'url')}
-        />
-        <TextField
-          label="Description"
-          value={description}
-          onChange={setDescription}
-          error={fieldError(err, 'description')}
-        />
-        <TextField
-          label="Secret"
-          hint="optional: leave empty to have one generated (whsec_…)"
-          autoComplete="off"
-          spellCheck={false}
-          value={secret}
-          onChange={setSecret}
-          error={fieldError(err, 'secret')}
-        />
-      </div>
-      <EventPicker value={events} onChange={setEvents} error={fieldError(err, 'events')} />
+      <EndpointFields draft={draft} onChange={setDraft} error={create.error} />
     </FormCard>
   );
 }

@@ -3,12 +3,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../api/client';
 import type { WebhookEndpoint } from '../api/types';
-import { ErrorNote, FormCard, Loading, PageTitle, StatusBadge, TextField } from '../components/ui';
-import { fieldError } from '../lib/errors';
+import { ErrorNote, FormCard, Loading, PageTitle, StatusBadge } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { canWrite, useSession } from '../lib/session';
 import { Deliveries, WATCH_MS } from './WebhooksDeliveries';
-import { EventPicker, hasWebhooks, isEventType, WebhooksNotInEdition } from './WebhooksShared';
+import { EndpointFields } from './WebhooksForm';
+import type { EndpointDraft } from './WebhooksForm';
+import { hasWebhooks, isEventType, WebhooksNotInEdition } from './WebhooksShared';
 import type { EventType } from './WebhooksShared';
 
 type Patch = {
@@ -38,22 +39,23 @@ function usePatch(endpoint: WebhookEndpoint, onDone?: () => void) {
 }
 
 function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: () => void }) {
-  const [url, setUrl] = useState(endpoint.url);
-  const [events, setEvents] = useState<EventType[]>(endpoint.events.filter(isEventType));
-  const [description, setDescription] = useState(endpoint.description ?? '');
-  const [secret, setSecret] = useState('');
+  const [draft, setDraft] = useState<EndpointDraft>({
+    url: endpoint.url,
+    events: endpoint.events.filter(isEventType),
+    description: endpoint.description ?? '',
+    secret: '',
+  });
   const patch = usePatch(endpoint, onDone);
   const save = {
     ...patch,
     mutate: () =>
       patch.mutate({
-        url: url.trim(),
-        events,
-        description: description.trim() || null,
-        ...(secret ? { secret } : {}),
+        url: draft.url.trim(),
+        events: draft.events,
+        description: draft.description.trim() || null,
+        ...(draft.secret ? { secret: draft.secret } : {}),
       }),
   };
-  const err = patch.error;
   return (
     <FormCard
       title="Edit endpoint"
@@ -65,31 +67,7 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone:
         </button>
       }
     >
-      <div className="row">
-        <TextField
-          label="URL"
-          type="url"
-          value={url}
-          onChange={setUrl}
-          error={fieldError(err, 'url')}
-        />
-        <TextField
-          label="Description"
-          value={description}
-          onChange={setDescription}
-          error={fieldError(err, 'description')}
-        />
-        <TextField
-          label="New secret"
-          hint="leave empty to keep the current one"
-          autoComplete="off"
-          spellCheck={false}
-          value={secret}
-          onChange={setSecret}
-          error={fieldError(err, 'secret')}
-        />
-      </div>
-      <EventPicker value={events} onChange={setEvents} error={fieldError(err, 'events')} />
+      <EndpointFields draft={draft} onChange={setDraft} error={patch.error} existing />
     </FormCard>
   );
 }

@@ -1,33 +1,17 @@
 import { useId } from 'react';
+// The event types an endpoint may subscribe to (docs/webhooks-outgoing.md) are the server's own
+// list: a module of plain values the UI's build bundles (nothing else of the server comes with it).
+import { EVENT_TYPES } from '../../../src/areas/events/event-types';
+import type { EventType } from '../../../src/areas/events/event-types';
 import { hasFeature } from '../lib/session';
 import type { Session } from '../lib/session';
 
 /**
- * The event types an endpoint may subscribe to (docs/webhooks-outgoing.md). A `ping` is sent
- * by the Ping button to one endpoint alone, whatever it subscribes to, so it is not listed.
+ * Every event type, as the event picker and the feed's filter offer them. A `ping` is sent by the
+ * Ping button to one endpoint alone, whatever it subscribes to, so it is not among them.
  */
-export const EVENT_TYPES = [
-  'package.created',
-  'package.deleted',
-  'package.synced',
-  'version.published',
-  'version.yanked',
-  'version.unyanked',
-  'version.deprecated',
-  'customer.created',
-  'customer.deleted',
-  'customer.status_changed',
-  'token.created',
-  'token.revoked',
-  'access.granted',
-  'access.revoked',
-  'vulnerability.detected',
-  'usage.warning',
-  'usage.limit_reached',
-  'proxy.upstream_unreachable',
-  'proxy.upstream_recovered',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES };
+export type { EventType };
 
 /** Whether a string read from the API is one of the types above. */
 export const isEventType = (t: string): t is EventType =>
