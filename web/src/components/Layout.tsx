@@ -13,6 +13,7 @@ const LINKS = [
   ['/tasks', 'Tasks'],
   ['/webhooks', 'Webhooks'],
   ['/events', 'Events'],
+  ['/settings', 'Settings'],
 ] as const;
 
 export function Layout() {
