@@ -88,7 +88,9 @@ beforeAll(async () => {
   ensureWebBuild();
   const lib = new GitFixture('acme/lib');
   lib.write('README.md', README);
-  lib.release('1.0.0').release('1.1.0').release('2.0.0');
+  lib.release('1.0.0').release('1.1.0');
+  // 2.0.0 (and so the default branch) has another README: a ^1.0 customer sees 1.1.0's.
+  lib.write('README.md', README.replace('# Acme Lib', '# Acme Lib 2')).release('2.0.0');
   const secret = new GitFixture('initech/secret');
   secret.release('3.0.0');
   repos.push(lib, secret);
@@ -171,7 +173,9 @@ describe('the customer portal in a real browser', () => {
     const versions = page.getByRole('region', { name: 'Versions' });
     for (const v of ['1.1.0', '1.0.0']) await versions.getByText(v, { exact: true }).waitFor();
     expect(await versions.getByText('2.0.0', { exact: true }).count()).toBe(0);
-    await page.getByRole('heading', { name: 'Acme Lib' }).waitFor();
+    // The readme of the newest version this token may install (1.1.0), not the default branch's.
+    await page.getByRole('heading', { name: 'Acme Lib', exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Acme Lib 2', exact: true }).count()).toBe(0);
     expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
     const readme = page.locator('article.readme');
     expect(await readme.locator('script, iframe, [onerror]').count()).toBe(0);
@@ -302,7 +306,9 @@ describe('the customer portal in a real browser', () => {
     await expectFits(page, 'Your packages');
     await screenshot(page, 'portal-phone-packages');
     await page.getByRole('link', { name: 'acme/lib' }).click();
-    await page.getByRole('heading', { name: 'Acme Lib' }).waitFor();
+    // The readme of the newest version this token may install (1.1.0), not the default branch's.
+    await page.getByRole('heading', { name: 'Acme Lib', exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Acme Lib 2', exact: true }).count()).toBe(0);
     await expectFits(page, 'package');
     for (const view of ['Setup', 'Tokens']) {
       await nav(page, view);

@@ -1,28 +1,20 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { api, call, SIGNED_OUT_EVENT } from './api/client';
 import { Layout } from './components/Layout';
-import { ErrorNote, Loading } from './components/ui';
+import { SignedInGate } from './components/SignInForm';
 import { SignIn } from './pages/SignIn';
 import { SessionContext } from './lib/session';
 import type { Session } from './lib/session';
-import { clearToken, readToken } from './lib/token-store';
+import { adminToken } from './lib/token-store';
+import { useStoredToken } from './lib/use-stored-token';
+
+const forgetAll = (queryClient: QueryClient) => queryClient.clear();
 
 /** Signed in (a token in session storage that the server accepts) or the sign-in form. */
 export function App() {
-  const queryClient = useQueryClient();
-  const [token, setToken] = useState<string | null>(readToken);
-
-  const signOut = useCallback(() => {
-    clearToken();
-    setToken(null);
-    queryClient.clear();
-  }, [queryClient]);
-
-  useEffect(() => {
-    window.addEventListener(SIGNED_OUT_EVENT, signOut);
-    return () => window.removeEventListener(SIGNED_OUT_EVENT, signOut);
-  }, [signOut]);
+  const { token, setToken, signOut } = useStoredToken(adminToken, SIGNED_OUT_EVENT, forgetAll);
 
   const who = useQuery({
     queryKey: ['session', token],
@@ -50,20 +42,16 @@ export function App() {
   }, [token, who.data, signOut]);
 
   if (!token) return <SignIn onSignedIn={setToken} />;
-  if (who.isError) {
-    return (
-      <main className="center">
-        <ErrorNote error={who.error} />
-        <button type="button" onClick={signOut}>
-          Sign out
-        </button>
-      </main>
-    );
-  }
-  if (!session) return <Loading what="your session" />;
   return (
-    <SessionContext.Provider value={session}>
-      <Layout />
-    </SessionContext.Provider>
+    <SignedInGate
+      error={who.isError ? who.error : null}
+      ready={session !== null}
+      what="your session"
+      onSignOut={signOut}
+    >
+      <SessionContext.Provider value={session}>
+        <Layout />
+      </SessionContext.Provider>
+    </SignedInGate>
   );
 }

@@ -1,30 +1,12 @@
-import createClient from 'openapi-fetch';
-import type { paths } from './openapi';
 import { ApiError } from '../lib/errors';
-import { clearToken, readToken } from '../lib/token-store';
-
-/** The typed REST client: paths and bodies come from the server's OpenAPI document. */
-export const api = createClient<paths>({ baseUrl: '' });
+import { createRestClient } from '../lib/rest-client';
+import { adminToken } from '../lib/token-store';
 
 /** Fired when the server says the stored token no longer works (401). */
 export const SIGNED_OUT_EVENT = 'packyard:signed-out';
 
-api.use({
-  onRequest({ request }) {
-    const token = readToken();
-    if (token && !request.headers.has('authorization')) {
-      request.headers.set('authorization', `Bearer ${token}`);
-    }
-    return request;
-  },
-  onResponse({ response }) {
-    if (response.status === 401 && readToken()) {
-      clearToken();
-      window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
-    }
-    return response;
-  },
-});
+/** The typed REST client: paths and bodies come from the server's OpenAPI document. */
+export const api = createRestClient(adminToken, SIGNED_OUT_EVENT);
 
 interface Answer<T> {
   data?: T;

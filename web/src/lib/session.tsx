@@ -1,5 +1,5 @@
-import { createContext, useContext } from 'react';
 import type { License } from '../api/types';
+import { sessionContext } from './session-context';
 
 export type Level = 'owner' | 'admin' | 'viewer';
 
@@ -12,13 +12,7 @@ export interface Session {
   signOut(): void;
 }
 
-export const SessionContext = createContext<Session | null>(null);
-
-export function useSession(): Session {
-  const session = useContext(SessionContext);
-  if (!session) throw new Error('useSession outside a signed-in page');
-  return session;
-}
+export const [SessionContext, useSession] = sessionContext<Session>('useSession');
 
 /** Whether the signed-in token may change things (viewers read only; the server agrees). */
 export const canWrite = (s: Pick<Session, 'level'>): boolean => s.level !== 'viewer';

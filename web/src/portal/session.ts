@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { sessionContext } from '../lib/session-context';
 import type { Me, PortalInfo } from './client';
 
 /** The signed-in customer token, what it is, and the registry's portal settings. */
@@ -8,13 +8,7 @@ export interface PortalSession {
   signOut(): void;
 }
 
-export const PortalContext = createContext<PortalSession | null>(null);
-
-export function usePortal(): PortalSession {
-  const session = useContext(PortalContext);
-  if (!session) throw new Error('usePortal outside a signed-in page');
-  return session;
-}
+export const [PortalContext, usePortal] = sessionContext<PortalSession>('usePortal');
 
 /** Customer-admin tokens manage their customer's tokens; the server agrees. */
 export const isCustomerAdmin = (s: PortalSession): boolean => s.me.token.scope === 'admin';
