@@ -5,21 +5,10 @@ import { Readable } from 'node:stream';
 import { archiveZip, archiveZipFiles, buildZips } from '../../infra/git/index.js';
 import type { ObjectReader, ZipJob } from '../../infra/git/index.js';
 import type { VersionRow } from '../packages/catalog.js';
-import type { Target } from './types.js';
+import type { ArchiveJob, BuiltArchive, Target } from './types.js';
+import { ArchivePacks, isPackOf } from './archive-packs.js';
 
-export interface BuiltArchive {
-  key: string;
-  shasum: string;
-  size: number;
-}
-
-/** The zip one version needs: a commit (and folder) of one package. */
-export interface ArchiveJob {
-  tenantId: string;
-  packageId: string;
-  commit: string;
-  subdir?: string;
-}
+export type { ArchiveJob, BuiltArchive };
 
 /**
  * Who made an archive, as its storage key says: `git` (`git archive`, the keys of every archive
@@ -51,9 +40,18 @@ export function archiveKey(
   return `${tenantId}/${packageId}/${commit}${suffix}${format === 'zip1' ? '.z1' : ''}.zip`;
 }
 
-/** Whether `key` holds the zip of this commit and folder of the package, by any builder. */
-export function isArchiveOf(key: string, job: ArchiveJob): boolean {
+/**
+ * Whether a version's stored archive is the zip of this commit and folder of the package, by any
+ * builder. A pack's slice is always the zip of its own version's commit (the caller checks the
+ * commit) at the package root: packs hold no folder zips.
+ */
+export function isArchiveOf(
+  stored: { dist_key: string; dist_offset: number | null },
+  job: ArchiveJob,
+): boolean {
   const { tenantId, packageId, commit, subdir } = job;
+  const key = stored.dist_key;
+  if (stored.dist_offset !== null) return !subdir && isPackOf(key, job);
   return (
     key === archiveKey(tenantId, packageId, commit, subdir, 'zip1') ||
     key === archiveKey(tenantId, packageId, commit, subdir, 'git')
@@ -66,9 +64,11 @@ export const archiveSlot = (job: ArchiveJob): string =>
 
 /**
  * Builds and stores the zips of many commits, answered by archiveSlot. Every zip is built by
- * buildZips (one object read for the whole sync) under a `zip1` key, except those it leaves to
- * git (attributes that change file contents, very large files), built by `git archive` under the
- * keys archives always had. Both are deterministic, so a key always holds the same bytes.
+ * buildZips (one object read for the whole sync): a package root's zips go into archive packs
+ * (archive-packs.ts), a folder's (monorepo children) each under its `zip1` key. Those buildZips
+ * leaves to git (attributes that change file contents, very large files) are built by `git
+ * archive` under the keys archives always had. All are deterministic, and no key is ever
+ * written twice with other bytes.
  */
 export async function buildArchives(
   storage: ArchiveStorage,
@@ -89,6 +89,7 @@ export async function buildArchives(
     byZip.set(id, entry);
   }
   const owners = new Map([...byZip.values()].map((e) => [e.zip, e.jobs]));
+  const packs = new ArchivePacks(storage, (job, archive) => built.set(archiveSlot(job), archive));
   const { fallback } = await buildZips(
     gitDir,
     [...owners.keys()],
@@ -96,12 +97,17 @@ export async function buildArchives(
     async (zip, bytes) => {
       const shasum = crypto.createHash('sha1').update(bytes).digest('hex');
       for (const job of owners.get(zip) ?? []) {
+        if (!job.subdir) {
+          await packs.add(job, bytes, shasum);
+          continue;
+        }
         const key = archiveKey(job.tenantId, job.packageId, job.commit, job.subdir, 'zip1');
         await storage.put(key, bytes);
-        built.set(archiveSlot(job), { key, shasum, size: bytes.length });
+        built.set(archiveSlot(job), { key, shasum, size: bytes.length, offset: null });
       }
     },
   );
+  await packs.flush();
   const left = fallback.flatMap(({ job }) => owners.get(job) ?? []);
   for (const [slot, archive] of await gitArchives(storage, gitDir, left, opts)) {
     built.set(slot, archive);
@@ -120,7 +126,7 @@ async function gitArchives(
   const store = async (job: ArchiveJob, body: Readable) => {
     const key = archiveKey(job.tenantId, job.packageId, job.commit, job.subdir, 'git');
     const { sha1, size } = await storage.putStream(key, body);
-    built.set(archiveSlot(job), { key, shasum: sha1, size });
+    built.set(archiveSlot(job), { key, shasum: sha1, size, offset: null });
   };
   const whole = jobs.filter((j) => !j.subdir);
   for (let i = 0; i < whole.length; i += BATCH) {
@@ -176,13 +182,14 @@ export function archiveJobs(targets: Target[]): {
         ...(c.subdir ? { subdir: c.subdir } : {}),
       };
       const previous = byNormalized.get(c.normalized);
-      if (previous?.reference === c.commit && isArchiveOf(previous.dist_key, job)) continue;
-      const same = byCommit.get(c.commit)?.find((v) => isArchiveOf(v.dist_key, job));
+      if (previous?.reference === c.commit && isArchiveOf(previous, job)) continue;
+      const same = byCommit.get(c.commit)?.find((v) => isArchiveOf(v, job));
       if (same) {
         reused.set(archiveSlot(job), {
           key: same.dist_key,
           shasum: same.dist_shasum,
           size: same.dist_size,
+          offset: same.dist_offset,
         });
       } else jobs.push(job);
     }

@@ -32,3 +32,19 @@ export interface Target {
   existing: VersionRow[];
   readme: string | null;
 }
+
+export interface BuiltArchive {
+  key: string;
+  shasum: string;
+  size: number;
+  /** Where the zip starts inside the pack `key` (archive-packs.ts); null: the object is the zip. */
+  offset: number | null;
+}
+
+/** The zip one version needs: a commit (and folder) of one package. */
+export interface ArchiveJob {
+  tenantId: string;
+  packageId: string;
+  commit: string;
+  subdir?: string;
+}
