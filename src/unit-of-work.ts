@@ -124,6 +124,16 @@ export async function transact<T>(
         const written = await writeEvents(trx, ctx.tenantId, state.events);
         const delivering = await queueDeliveries(trx, ctx.tenantId, written);
         const mailing = await queueNotifications(trx, ctx.tenantId, written);
+        // One notice for the live readers of the outbox (GraphQL subscriptions) once committed.
+        const last = written.at(-1)!;
+        state.effects.push(() =>
+          deps.events.publish({
+            type: 'events.appended',
+            tenantId: ctx.tenantId,
+            lastId: last.id,
+            at: last.created_at,
+          }),
+        );
         if (delivering || mailing) {
           state.effects.push(() => {
             deliveriesQueued.emit(deps.db);

@@ -263,6 +263,42 @@ describe('GraphQL subscriptions over WebSocket', () => {
     await gone.dispose();
     await until(() => listeners.active === 0);
   });
+
+  it('reads the events table: a lost notice loses nothing, the next delivers in table order', async () => {
+    const bus = server.runtime.services.deps.events;
+    const publish = bus.publish.bind(bus);
+    let drop = false;
+    bus.publish = (event) => {
+      if (drop && event.type === 'events.appended') return;
+      publish(event);
+    };
+    try {
+      const f = feed(connect(wsUrl(server)), PACKAGE_SYNCED);
+      await until(() => listeners.active === 1);
+      drop = true;
+      await addPackage(server, 'acme/lost-1', repoWith('acme/lost-1', ['1.0.0']).url);
+      await waitForSync(server, 'acme/lost-1');
+      await sleep(200);
+      expect(f.received).toHaveLength(0);
+
+      drop = false;
+      await addPackage(server, 'acme/lost-2', repoWith('acme/lost-2', ['2.0.0']).url);
+      await waitForSync(server, 'acme/lost-2');
+      await until(() => f.received.length >= 2);
+      const got = f.received.map((p) => p.data?.packageSynced);
+      expect(got.map((e) => e?.package)).toEqual(['acme/lost-1', 'acme/lost-2']);
+      // The values are the feed's: syncedAt is the event's created_at.
+      const feedEvents = (await adminApi(server)('GET', '/api/v1/events?type=package.synced')) as {
+        data: { created_at: string; data: { package: string } }[];
+      };
+      const created = feedEvents.data.find((e) => e.data.package === 'acme/lost-1')?.created_at;
+      expect(got[0]?.syncedAt).toBe(created);
+      f.stop();
+      await until(() => listeners.active === 0);
+    } finally {
+      bus.publish = publish;
+    }
+  });
 });
 
 describe('the HTTP side of /graphql', () => {
@@ -380,6 +416,12 @@ describe('GraphQL subscriptions across two nodes (Redis)', () => {
       status: 'ok',
     });
     expect(f.received[0]?.data?.packageSynced?.versionsAdded).toContain('3.0.0');
+    // Read from the shared events table on B's notice: the event's created_at, as the feed shows it.
+    const feedEvents = (await adminApi(nodeA)('GET', '/api/v1/events?type=package.synced')) as {
+      data: { created_at: string; data: { package: string } }[];
+    };
+    const event = feedEvents.data.find((e) => e.data.package === 'acme/cluster');
+    expect(f.received[0]?.data?.packageSynced?.syncedAt).toBe(event?.created_at);
     f.stop();
     await until(() => listenersB.active === 0);
   });

@@ -6,21 +6,19 @@ import type { Ctx } from '../context.js';
 import type { Services } from '../services.js';
 import { hasFeature } from '../editions.js';
 import { AppError } from '../errors.js';
-import type { DomainEvent, EventBus } from '../infra/events.js';
+import { outboxStream } from './streams.js';
 
 /**
  * GraphQL subscriptions over WebSocket (docs/graphql.md): the `graphql-transport-ws`
- * protocol at /graphql, authenticated by the `connection_init` payload, fed by the EventBus (so
- * with REDIS_URL a subscriber on one node hears events published on another).
+ * protocol at /graphql, authenticated by the `connection_init` payload. Outbox events are read
+ * from the events table on a bus notice, downloads come from the bus itself (with REDIS_URL a
+ * subscriber on one node hears what another node committed or published).
  */
 
 /** Close code for a refused connection: missing/bad token, or an edition without GraphQL. */
 export const WS_FORBIDDEN = 4403;
 /** graphql-ws's close code for too many attempts: the address is over AUTH_FAILURE_LIMIT. */
 export const WS_TOO_MANY = 4429;
-
-/** Events buffered per subscription before the oldest are dropped (a stalled client). */
-const QUEUE_LIMIT = 1000;
 
 export interface GqlPackageSyncEvent {
   package: string;
@@ -39,85 +37,46 @@ export interface GqlCustomerActivityEvent {
   at: string;
 }
 
-/**
- * The bus events that `select` maps to a value, as an async iterator: one bus listener, removed
- * by `return()` (the subscription ending, the client completing it, or the socket closing).
- */
-export function eventStream<T>(
-  bus: EventBus,
-  select: (event: DomainEvent) => T | null,
-): AsyncIterableIterator<T> {
-  const queue: T[] = [];
-  let waiting: ((result: IteratorResult<T>) => void) | null = null;
-  let done = false;
-  const unsubscribe = bus.subscribe((event) => {
-    if (done) return;
-    const value = select(event);
-    if (value === null) return;
-    if (waiting) {
-      const resolve = waiting;
-      waiting = null;
-      resolve({ value, done: false });
-      return;
-    }
-    queue.push(value);
-    if (queue.length > QUEUE_LIMIT) queue.shift();
-  });
-  const finish = (): Promise<IteratorResult<T>> => {
-    if (!done) {
-      done = true;
-      unsubscribe();
-      queue.length = 0;
-      if (waiting) {
-        const resolve = waiting;
-        waiting = null;
-        resolve({ value: undefined, done: true });
-      }
-    }
-    return Promise.resolve({ value: undefined, done: true });
-  };
-  const iterator: AsyncIterableIterator<T> = {
-    next: () => {
-      if (queue.length > 0) return Promise.resolve({ value: queue.shift() as T, done: false });
-      if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => {
-        waiting = resolve;
-      });
-    },
-    return: finish,
-    throw: async (error: unknown) => {
-      await finish();
-      throw error;
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
-}
-
 function need(context: MercuriusContext): Ctx {
   // The connection is refused before any subscription starts without a context.
   if (!context.ctx) throw new Error('Subscription without an authenticated connection');
   return context.ctx;
 }
 
+const ACTIVITIES: Record<string, GqlCustomerActivityEvent['type']> = {
+  'token.created': 'TOKEN_CREATED',
+  'token.revoked': 'TOKEN_REVOKED',
+  'access.granted': 'ACCESS_GRANTED',
+  'access.revoked': 'ACCESS_REVOKED',
+  'customer.status_changed': 'STATUS_CHANGED',
+};
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const strs = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
 export const subscriptionResolvers = {
   Subscription: {
     packageSynced: {
       subscribe: (_root: unknown, args: { name?: string | null }, context: MercuriusContext) => {
-        const { tenantId } = need(context);
         const name = args.name ?? null;
-        return eventStream<GqlPackageSyncEvent>(context.services.deps.events, (event) => {
-          if (event.type !== 'package.synced' || event.tenantId !== tenantId) return null;
-          if (name !== null && event.package !== name) return null;
-          return {
-            package: event.package,
-            status: event.status,
-            versionsAdded: event.versionsAdded,
-            versionsRemoved: event.versionsRemoved,
-            error: event.error,
-            syncedAt: event.at,
-          };
-        });
+        return outboxStream<GqlPackageSyncEvent>(
+          context.services.deps,
+          need(context).tenantId,
+          ({ type, data, created_at }) => {
+            const pkg = str(data.package);
+            if (type !== 'package.synced' || pkg === null) return null;
+            if (name !== null && pkg !== name) return null;
+            return {
+              package: pkg,
+              status: str(data.status) ?? 'ok',
+              versionsAdded: strs(data.versions_added),
+              versionsRemoved: strs(data.versions_removed),
+              error: str(data.error),
+              syncedAt: created_at,
+            };
+          },
+        );
       },
       resolve: (payload: GqlPackageSyncEvent) => payload,
     },
@@ -127,19 +86,31 @@ export const subscriptionResolvers = {
         args: { customerId?: string | null },
         context: MercuriusContext,
       ) => {
-        const { tenantId } = need(context);
         const customerId = args.customerId ?? null;
-        return eventStream<GqlCustomerActivityEvent>(context.services.deps.events, (event) => {
-          if (event.type !== 'customer.activity' || event.tenantId !== tenantId) return null;
-          if (customerId !== null && event.customerId !== customerId) return null;
-          return {
-            customerId: event.customerId,
-            type: event.activity,
-            package: event.package,
-            version: event.version,
-            at: event.at,
-          };
-        });
+        return outboxStream<GqlCustomerActivityEvent>(
+          context.services.deps,
+          need(context).tenantId,
+          ({ type, data, created_at }) => {
+            const activity = ACTIVITIES[type];
+            const id = str(data.customer_id);
+            if (activity === undefined || id === null) return null;
+            if (customerId !== null && id !== customerId) return null;
+            const pkg = activity.startsWith('ACCESS_') ? str(data.package) : null;
+            return { customerId: id, type: activity, package: pkg, version: null, at: created_at };
+          },
+          // Downloads are not outbox events: they stay on the bus (docs/graphql.md).
+          (event) => {
+            if (event.type !== 'customer.activity' || event.activity !== 'DOWNLOAD') return null;
+            if (customerId !== null && event.customerId !== customerId) return null;
+            return {
+              customerId: event.customerId,
+              type: event.activity,
+              package: event.package,
+              version: event.version,
+              at: event.at,
+            };
+          },
+        );
       },
       resolve: (payload: GqlCustomerActivityEvent) => payload,
     },

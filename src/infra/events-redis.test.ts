@@ -132,7 +132,8 @@ describe('RedisEventBus', () => {
     await b.whenSubscribed();
     const first: string[] = [];
     const second: string[] = [];
-    const name = (e: DomainEvent) => (e.type === 'customer.activity' ? e.customerId : e.package);
+    const name = (e: DomainEvent) =>
+      e.type === 'customer.activity' ? e.customerId : 'package' in e ? e.package : e.type;
     const offFirst = b.subscribe((e) => first.push(name(e)));
     b.subscribe((e) => second.push(name(e)));
 

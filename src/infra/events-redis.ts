@@ -30,6 +30,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<DomainEvent['type']>([
   'package.synced',
   'customer.activity',
   'vulnerability.detected',
+  'events.appended',
 ]);
 
 /** Minimal shape check of a message from the channel; anything else is ignored. */

@@ -42,6 +42,16 @@ export type DomainEvent =
       /** The held versions newly found affected. */
       versions: string[];
       at: string;
+    }
+  | {
+      /**
+       * A committed unit of work wrote outbox events up to `lastId` (its last); subscriptions
+       * read the rows themselves (src/areas/events/live.ts), so this notice carries no data.
+       */
+      type: 'events.appended';
+      tenantId: string;
+      lastId: string;
+      at: string;
     };
 
 export type EventListener = (event: DomainEvent) => void;
