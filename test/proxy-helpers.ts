@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { adminApi, createCustomer } from './factories.js';
 import { basicAuth, createTestApp } from './helpers.js';
 import type { TestApp } from './helpers.js';
@@ -34,3 +36,53 @@ export const versionsOf = (
   res: { json(): { packages: Record<string, { version: string }[]> } },
   name: string,
 ) => (res.json().packages[name] ?? []).map((v) => v.version);
+
+/** A request a `RecordingFront` passed on. */
+export interface FrontRequest {
+  method: string;
+  path: string;
+  authorization: string | null;
+}
+
+/**
+ * An HTTP server that passes every request on to 127.0.0.1:`target` and records it (method,
+ * path, Authorization): what one Packyard asks another, seen from outside both.
+ */
+export async function recordingFront() {
+  const requests: FrontRequest[] = [];
+  let target = 0;
+  const server = http.createServer((req, res) => {
+    requests.push({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      authorization: req.headers.authorization ?? null,
+    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      res.writeHead(502).end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    /** Where requests go from now on. */
+    forwardTo(to: number) {
+      target = to;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,3 +1,4 @@
+import { maskedUpstreamUrl } from '../../config/proxy.js';
 import type { ProxyVisibility } from '../../config/proxy.js';
 import type { Ctx, Deps } from '../../context.js';
 import { conflict, invalid, notFound } from '../../errors.js';
@@ -60,7 +61,7 @@ export class ProxyAdmin {
     ]);
     return {
       enabled: this.proxy.enabled,
-      upstream_url: settings.upstreamUrl,
+      upstream_url: maskedUpstreamUrl(settings),
       upstream_reachable: this.proxy.enabled && (health ? health.reachable === 1 : true),
       last_success_at: health?.last_success_at ?? null,
       last_error: health?.last_error ?? null,

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/index.js';
+import { maskedUpstreamUrl } from '../../config/proxy.js';
 import { hasFeature } from '../../editions.js';
 
 /**
@@ -7,7 +8,7 @@ import { hasFeature } from '../../editions.js';
  * for whatever names customers ask for, and how to turn it off. Nothing otherwise.
  */
 export function proxyBannerLines(config: Pick<Config, 'edition' | 'proxy'>): string[] {
-  const upstream = config.proxy.upstreamUrl;
+  const upstream = maskedUpstreamUrl(config.proxy);
   if (upstream === null || !hasFeature(config.edition, 'proxy')) return [];
   return [
     'Proxy on: package names a customer asks for that this registry does not have are fetched',

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../context.js';
+import { maskedUpstreamUrl } from '../../config/proxy.js';
 import { hasFeature } from '../../editions.js';
 import { notFound, upstreamError } from '../../errors.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
@@ -78,7 +79,7 @@ export class ProxyService {
           blockPrivateHosts: deps.config.blockPrivateGitHosts,
         })
       : null;
-    this.health = on ? new UpstreamHealth(deps, settings.upstreamUrl!) : null;
+    this.health = on ? new UpstreamHealth(deps, maskedUpstreamUrl(settings)!) : null;
     this.archives =
       this.upstream && this.health ? new ArchiveFetcher(deps, this.upstream, this.health) : null;
     this.feed = this.upstream

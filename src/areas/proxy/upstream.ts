@@ -69,10 +69,27 @@ function describe(err: unknown): UpstreamFailure {
 export class UpstreamClient {
   readonly base: URL;
 
+  /** `Basic …` of PROXY_UPSTREAM_URL's credentials, or null without them. */
+  private readonly authorization: string | null;
+
   constructor(
     private readonly settings: ProxySettings & { upstreamUrl: string; blockPrivateHosts: boolean },
   ) {
     this.base = new URL(settings.upstreamUrl);
+    const credentials = settings.upstreamCredentials;
+    this.authorization = credentials
+      ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`
+      : null;
+  }
+
+  /**
+   * The upstream's credentials go to the upstream's own origin only (scheme, host and port), on
+   * every request there (root, change log, p2, archives) and on no other host, redirects included.
+   */
+  private credentialsFor(url: URL): Record<string, string> {
+    return this.authorization && url.origin === this.base.origin
+      ? { authorization: this.authorization }
+      : {};
   }
 
   /**
@@ -90,7 +107,7 @@ export class UpstreamClient {
     for (let hop = 0; ; hop++) {
       let res: Response;
       const init: RequestInit = {
-        headers: { 'user-agent': 'Packyard-Proxy', ...headers },
+        headers: { 'user-agent': 'Packyard-Proxy', ...headers, ...this.credentialsFor(current) },
         redirect: 'manual',
         signal: timer.controller.signal,
       };
