@@ -9,6 +9,7 @@ import { hostAppGraphql } from '../areas/hostapp/graphql.js';
 import { oauthGraphql } from '../areas/oauth/graphql.js';
 import { packagesGraphql } from '../areas/packages/graphql.js';
 import { proxyGraphql } from '../areas/proxy/graphql.js';
+import { settingsGraphql } from '../areas/settings/graphql.js';
 import { statsGraphql } from '../areas/stats/graphql.js';
 import { tokensGraphql } from '../areas/tokens/graphql.js';
 import type { GraphqlPart } from './kit.js';
@@ -28,4 +29,5 @@ export const graphqlParts: readonly GraphqlPart[] = [
   advisoriesGraphql,
   eventsGraphql,
   outgoingWebhooksGraphql,
+  settingsGraphql,
 ];

@@ -16,6 +16,7 @@ import { TasksPage } from './pages/Tasks';
 import { WebhooksPage } from './pages/Webhooks';
 import { WebhookEndpointPage } from './pages/WebhooksEndpoint';
 import { EventsPage } from './pages/WebhooksEvents';
+import { SettingsPage } from './pages/Settings';
 
 // The chart library loads only with the statistics page.
 const StatisticsPage = lazy(() => import('./pages/Statistics'));
@@ -43,6 +44,7 @@ export const router = createBrowserRouter(
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'webhooks/:id', element: <WebhookEndpointPage /> },
         { path: 'events', element: <EventsPage /> },
+        { path: 'settings', element: <SettingsPage /> },
         { path: '*', element: <Navigate to="/packages" replace /> },
       ],
     },

@@ -84,6 +84,7 @@ export class ArtifactService {
       dist_key: key,
       dist_shasum: shasum,
       dist_size: upload.size,
+      dist_offset: null,
       // An uploaded archive's README is not read: the portal shows the package's own.
       readme_blob: null,
       created_at: now,

@@ -3,7 +3,12 @@ import type { Deps } from '../../context.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Credentials, CustomerPrincipal } from '../auth/service.js';
 import type { AuthService } from '../auth/service.js';
-import { findPackageByName, findPackageMetadata, findVersion } from '../packages/catalog.js';
+import {
+  archiveRange,
+  findPackageByName,
+  findPackageMetadata,
+  findVersion,
+} from '../packages/catalog.js';
 import type { PackageRow, VersionRow } from '../packages/catalog.js';
 import { normalizeVersion } from '../../composer/semver/index.js';
 import type { MetadataKind, StoredEntry, VersionEntry } from '../../composer/metadata.js';
@@ -244,7 +249,7 @@ export class ComposerService {
     if (!view.gate.admits(normalized)) {
       throw forbidden(`Version ${found.version} of ${name} is not included in your access`);
     }
-    const archive = await this.deps.storage.getStream(found.dist_key);
+    const archive = await this.deps.storage.getStream(found.dist_key, archiveRange(found));
     if (!archive) throw new AppError('NOT_FOUND', `Archive of ${name} ${found.version} is missing`);
     return { pkg: view.pkg, version: found, archive };
   }

@@ -52,6 +52,16 @@ export async function listVersions(db: Db, pkg: PackageKey) {
     .execute();
 }
 
+/**
+ * The bytes of a version's archive within the object dist_key names: a slice of an archive
+ * pack (docs/composer.md, "Archive packs"), or (undefined) the whole object.
+ */
+export function archiveRange(
+  v: Pick<VersionRow, 'dist_offset' | 'dist_size'>,
+): { offset: number; length: number } | undefined {
+  return v.dist_offset === null ? undefined : { offset: v.dist_offset, length: v.dist_size };
+}
+
 export async function findVersion(db: Db, pkg: PackageKey, normalized: string) {
   return forTenant(db, pkg.tenant_id)
     .selectFrom('versions')

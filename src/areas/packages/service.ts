@@ -17,6 +17,7 @@ import { checkMonorepoPaths, normalizedOrInvalid } from './input.js';
 import type { AddPackageInput } from './schema.js';
 import * as store from './store.js';
 import type { PackageRow, VersionRow } from './store.js';
+import { archiveRange } from './catalog.js';
 import type { Db } from '../../infra/db/connection.js';
 import { GitError } from '../../infra/git/errors.js';
 import { repositoryKey, repositoryUrlProblem } from '../../infra/git/repository-url.js';
@@ -254,7 +255,8 @@ export class PackageService {
 
   async archive(ctx: Ctx, name: string, version: string) {
     const found = await this.version(ctx, name, version);
-    const archive = await this.deps.storage.getStream(found.version.dist_key);
+    const { version: row } = found;
+    const archive = await this.deps.storage.getStream(row.dist_key, archiveRange(row));
     if (!archive) throw notFound(`Archive of ${found.pkg.name} ${found.version.version}`);
     return { ...found, archive };
   }

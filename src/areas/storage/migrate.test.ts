@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../test/helpers.js';
+import { createTestApp, waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
-import { addSyncedPackage } from '../../../test/factories.js';
+import { addSyncedPackage, adminApi, waitForSync } from '../../../test/factories.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { startFakeS3 } from '../../../test/fakes/s3.js';
 import type { FakeS3 } from '../../../test/fakes/s3.js';
@@ -25,8 +25,18 @@ beforeAll(async () => {
   s3 = await startFakeS3();
   t = await createTestApp();
   git = new GitFixture('acme/moving');
-  git.release('1.0.0').release('1.1.0').release('2.0.0');
+  // One sync per release: three archive packs (a pack holds one sync's zips).
+  git.release('1.0.0');
   await addSyncedPackage(t, 'acme/moving', git.url);
+  for (const version of ['1.1.0', '2.0.0']) {
+    git.release(version);
+    await adminApi(t)('POST', '/api/v1/packages/acme/moving/sync');
+    await waitFor(
+      () => adminApi(t)('GET', '/api/v1/packages/acme/moving'),
+      (p) => p.versions.some((v: { version: string }) => v.version === version),
+    );
+    await waitForSync(t, 'acme/moving');
+  }
   prefix = `m-${crypto.randomBytes(4).toString('hex')}`;
 }, 60_000);
 

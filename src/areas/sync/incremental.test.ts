@@ -6,7 +6,9 @@ import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { ObjectReader, archiveZip } from '../../infra/git/index.js';
 import { readZip, releasesRepo, unpack } from '../../infra/git/zip.test-helpers.js';
+import { buffer } from 'node:stream/consumers';
 import { archiveKey } from './archives.js';
+import { packPrefix } from './archive-packs.js';
 import { SyncService } from './service.js';
 
 let t: TestApp;
@@ -32,7 +34,16 @@ async function added(name: string, r: GitFixture): Promise<string> {
 const versionsOf = (packageId: string) =>
   t.db
     .selectFrom('versions')
-    .select(['version', 'reference', 'dist_key', 'dist_shasum', 'updated_at', 'metadata'])
+    .select([
+      'version',
+      'reference',
+      'dist_key',
+      'dist_offset',
+      'dist_size',
+      'dist_shasum',
+      'updated_at',
+      'metadata',
+    ])
     .where('package_id', '=', packageId)
     .orderBy('version')
     .execute();
@@ -46,7 +57,9 @@ describe('syncing again', () => {
     const sync = new SyncService(t.runtime.services.deps);
     await sync.sync('default', id);
     const before = await versionsOf(id);
-    expect(before.every((v) => v.dist_key.endsWith('.z1.zip'))).toBe(true);
+    // All in one archive pack, each version its own slice.
+    expect(new Set(before.map((v) => v.dist_key)).size).toBe(1);
+    expect(before.every((v) => v.dist_key.startsWith(packPrefix('default', id)))).toBe(true);
 
     r.release('1.4.0');
     const reads = vi.spyOn(ObjectReader.prototype, 'read');
@@ -84,7 +97,7 @@ describe('syncing again', () => {
     const shasum = crypto.createHash('sha1').update(zip).digest('hex');
     await t.db
       .updateTable('versions')
-      .set({ dist_key: legacy, dist_shasum: shasum, dist_size: zip.length })
+      .set({ dist_key: legacy, dist_shasum: shasum, dist_size: zip.length, dist_offset: null })
       .where('package_id', '=', id)
       .where('version', '=', '1.0.0')
       .execute();
@@ -98,9 +111,16 @@ describe('syncing again', () => {
       dist_shasum: shasum,
     });
     const fresh = rows.find((v) => v.version === '2.1.0')!;
-    expect(fresh.dist_key).toBe(archiveKey('default', id, fresh.reference, '', 'zip1'));
+    // New archives go into a pack (docs/composer.md, "Archive packs"): the version names its slice.
+    expect(fresh.dist_key.startsWith(packPrefix('default', id))).toBe(true);
+    expect(fresh.dist_offset).toBe(0);
     // The new archive holds what git archive of the same commit holds.
-    const stored = (await t.runtime.services.deps.storage.get(fresh.dist_key))!;
+    const read = await t.runtime.services.deps.storage.getStream(fresh.dist_key, {
+      offset: fresh.dist_offset!,
+      length: fresh.dist_size,
+    });
+    const stored = await buffer(read!.body);
+    expect(crypto.createHash('sha1').update(stored).digest('hex')).toBe(fresh.dist_shasum);
     const git = await archiveZip(`${r.dir}/.git`, fresh.reference);
     expect(readZip(stored).records).toEqual(readZip(git).records);
     expect(unpack(stored)).toEqual(unpack(git));
@@ -153,8 +173,8 @@ describe('one new tag on a 1,000-tag repository', () => {
       const puts = vi.spyOn(storage, 'put');
       const reads = vi.spyOn(ObjectReader.prototype, 'read');
       await sync.sync('default', id);
-      // The first sync reads and zips every tag.
-      expect(puts.mock.calls.length).toBe(1000);
+      // The first sync reads and zips every tag, stored as one archive pack.
+      expect(puts.mock.calls.length).toBe(1);
       expect(reads.mock.calls.length).toBeGreaterThan(3000);
       const before = await versionsOf(id);
       puts.mockClear();
@@ -167,9 +187,9 @@ describe('one new tag on a 1,000-tag repository', () => {
       // its commit, composer.json and tree (the refs; the tree names the version's README), its
       // tree and README (the default branch moved), then for the zip its commit, two trees and
       // three blobs.
-      expect(puts.mock.calls.map(([key]) => key)).toEqual([
-        archiveKey('default', id, head, '', 'zip1'),
-      ]);
+      expect(puts.mock.calls).toHaveLength(1);
+      const [packKey, packBytes] = puts.mock.calls[0]!;
+      expect(packKey.startsWith(packPrefix('default', id))).toBe(true);
       const named = reads.mock.calls.map(([name]) => name);
       expect(named.length).toBeLessThanOrEqual(11);
       const old = new Set(before.map((v) => v.reference));
@@ -180,6 +200,11 @@ describe('one new tag on a 1,000-tag repository', () => {
       for (const v of before.filter((b) => b.version !== 'dev-main')) {
         expect(after.find((a) => a.version === v.version)).toEqual(v);
       }
+      // The new tag's archive is the whole of that pack.
+      const fresh = after.find((v) => v.version === 'v1.1000.0')!;
+      expect(fresh).toMatchObject({ dist_key: packKey, dist_offset: 0 });
+      expect(fresh.dist_size).toBe(packBytes.length);
+      expect(fresh.reference).toBe(head);
       puts.mockRestore();
       reads.mockRestore();
     } finally {

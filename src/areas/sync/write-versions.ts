@@ -116,7 +116,7 @@ export async function writeVersions(
       commit: c.commit,
       ...(c.subdir ? { subdir: c.subdir } : {}),
     };
-    const keep = previous?.reference === c.commit && isArchiveOf(previous.dist_key, job);
+    const keep = previous?.reference === c.commit && isArchiveOf(previous, job);
     if (keep && c.unchanged) continue;
     const archive = keep ? previous : built.get(archiveSlot(job));
     if (!archive) throw new Error(`No archive was built for ${c.ref} (${c.commit})`);
@@ -126,8 +126,14 @@ export async function writeVersions(
             dist_key: archive.dist_key,
             dist_shasum: archive.dist_shasum,
             dist_size: archive.dist_size,
+            dist_offset: archive.dist_offset,
           }
-        : { dist_key: archive.key, dist_shasum: archive.shasum, dist_size: archive.size };
+        : {
+            dist_key: archive.key,
+            dist_shasum: archive.shasum,
+            dist_size: archive.size,
+            dist_offset: archive.offset,
+          };
     const metadata = JSON.stringify(
       buildVersionEntry({
         name: t.pkg.name,
@@ -153,7 +159,8 @@ export async function writeVersions(
       const rowChanged =
         previous.metadata !== metadata ||
         previous.reference !== c.commit ||
-        previous.dist_key !== dist.dist_key;
+        previous.dist_key !== dist.dist_key ||
+        previous.dist_offset !== dist.dist_offset;
       // A README found anew changes no metadata document (readmes.ts).
       if (rowChanged || previous.readme_blob !== values.readme_blob) {
         changed ||= rowChanged;

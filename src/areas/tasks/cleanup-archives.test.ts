@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ async function cleanup() {
 }
 
 describe('cleanup of archives', () => {
-  it('deletes archives no version uses once they are an hour old, and keeps the rest', async () => {
+  it('deletes archive packs no version uses once they are an hour old, and keeps the rest', async () => {
     await addSyncedPackage(t, 'acme/cleaned', repo.url);
     const db = t.db;
     const keyOf = async (version: string) =>
@@ -42,34 +43,63 @@ describe('cleanup of archives', () => {
           .where('version', '=', version)
           .executeTakeFirstOrThrow()
       ).dist_key;
-    const oldKey = await keyOf('1.0.0');
-    const keptKey = await keyOf('1.1.0');
+    // One sync's zips share one archive pack (docs/composer.md, "Archive packs").
+    const firstPack = await keyOf('1.0.0');
+    expect(await keyOf('1.1.0')).toBe(firstPack);
     const file = (key: string) => path.join(t.dataDir, 'archives', key);
+    const age = (key: string) => {
+      const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+      fs.utimesSync(file(key), twoHoursAgo, twoHoursAgo);
+    };
+    const resync = async (gone: string) => {
+      await api('POST', '/api/v1/packages/acme/cleaned/sync');
+      await waitFor(
+        () => api('GET', '/api/v1/packages/acme/cleaned'),
+        (p) => p.versions.every((v: { version: string }) => v.version !== gone),
+      );
+      await waitForSync(t, 'acme/cleaned');
+    };
 
+    // 1.0.0 goes, 1.1.0 still points into the pack: an old pack in use stays.
     repo.git('tag', '-d', '1.0.0');
-    await api('POST', '/api/v1/packages/acme/cleaned/sync');
-    await waitFor(
-      () => api('GET', '/api/v1/packages/acme/cleaned'),
-      (p) => p.versions.every((v: { version: string }) => v.version !== '1.0.0'),
-    );
-    await waitForSync(t, 'acme/cleaned');
-    expect(fs.existsSync(file(oldKey))).toBe(true);
-
-    // A fresh orphan survives (a sync may be about to use it)...
+    await resync('1.0.0');
+    age(firstPack);
     expect((await cleanup()).orphan_archives).toBe(0);
-    expect(fs.existsSync(file(oldKey))).toBe(true);
+    expect(fs.existsSync(file(firstPack))).toBe(true);
 
-    // ...an old one goes; archives in use stay whatever their age.
-    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
-    fs.utimesSync(file(oldKey), twoHoursAgo, twoHoursAgo);
-    fs.utimesSync(file(keptKey), twoHoursAgo, twoHoursAgo);
+    // 1.1.0 goes too and main moves on (a new pack): no version points into the first one.
+    repo.git('tag', '-d', '1.1.0');
+    repo.release('1.2.0');
+    await resync('1.1.0');
+    const secondPack = await keyOf('1.2.0');
+    expect(secondPack).not.toBe(firstPack);
+    // A fresh orphan would survive (a sync may be about to use it); an old one goes.
+    age(firstPack);
+    age(secondPack);
     expect((await cleanup()).orphan_archives).toBe(1);
-    expect(fs.existsSync(file(oldKey))).toBe(false);
-    expect(fs.existsSync(file(keptKey))).toBe(true);
+    expect(fs.existsSync(file(firstPack))).toBe(false);
+    expect(fs.existsSync(file(secondPack))).toBe(true);
     const zip = await t.app.inject({
-      url: '/api/v1/packages/acme/cleaned/download/1.1.0',
+      url: '/api/v1/packages/acme/cleaned/download/1.2.0',
       headers: t.admin,
     });
     expect(zip.statusCode).toBe(200);
+    expect(crypto.createHash('sha1').update(zip.rawPayload).digest('hex')).toBe(
+      (
+        await db
+          .selectFrom('versions')
+          .select('dist_shasum')
+          .where('version', '=', '1.2.0')
+          .executeTakeFirstOrThrow()
+      ).dist_shasum,
+    );
+  });
+
+  it('keeps a fresh orphan: a running sync writes its pack before the versions that use it', async () => {
+    const orphan = path.join(t.dataDir, 'archives', 'default', 'pkg', 'packs', 'fresh.zip1pack');
+    fs.mkdirSync(path.dirname(orphan), { recursive: true });
+    fs.writeFileSync(orphan, 'zip bytes');
+    expect((await cleanup()).orphan_archives).toBe(0);
+    expect(fs.existsSync(orphan)).toBe(true);
   });
 });

@@ -10,15 +10,18 @@ export const STORAGE_METRIC = 'storage';
 /** Storage is not per month: the counter's period is this constant. */
 export const STORAGE_PERIOD = 'total';
 
-/** Bytes of the tenant's stored archives, each distinct archive counted once (the scan). */
+/**
+ * Bytes of the tenant's stored archives, each distinct archive counted once (the scan): an
+ * archive is a key, or a slice of an archive pack (key and offset, docs/composer.md).
+ */
 export async function scanStorageUsed(db: Db, tenantId: string): Promise<number> {
   const row = await db
     .selectFrom((eb) =>
       eb
         .selectFrom('versions')
-        .select(['dist_key', 'dist_size'])
+        .select(['dist_key', 'dist_offset', 'dist_size'])
         .where('tenant_id', '=', tenantId)
-        .groupBy(['dist_key', 'dist_size'])
+        .groupBy(['dist_key', 'dist_offset', 'dist_size'])
         .as('d'),
     )
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('d.dist_size'), eb.lit(0)).as('n'))

@@ -28,6 +28,7 @@ import * as packageStamps from './migrations/2026-11-24-60-package-stamps.js';
 import * as oauthBrowserBinding from './migrations/2026-11-24-70-oauth-browser-binding.js';
 import * as eventsOutbox from './migrations/2026-11-27-10-events-outbox.js';
 import * as versionReadmes from './migrations/2026-11-27-20-version-readmes.js';
+import * as archivePacks from './migrations/2026-11-27-30-archive-packs.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-70-oauth-browser-binding': oauthBrowserBinding,
   '2026-11-27-10-events-outbox': eventsOutbox,
   '2026-11-27-20-version-readmes': versionReadmes,
+  '2026-11-27-30-archive-packs': archivePacks,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -12,7 +12,7 @@ export interface ArchiveStorage {
   get(key: string): Promise<Buffer | null>;
   /**
    * The object as a stream with its size, or null when nothing is stored under the key. With
-   * `range`, only those bytes (an archive inside a pack: docs/storage.md, "Archive packs").
+   * `range`, only those bytes (an archive inside a pack: docs/composer.md, "Archive packs").
    */
   getStream(key: string, range?: ByteRange): Promise<StoredRead | null>;
   exists(key: string): Promise<boolean>;

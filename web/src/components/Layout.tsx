@@ -12,6 +12,7 @@ const LINKS = [
   ['/tasks', 'Tasks'],
   ['/webhooks', 'Webhooks'],
   ['/events', 'Events'],
+  ['/settings', 'Settings'],
 ] as const;
 
 export function Layout() {

@@ -100,6 +100,8 @@ export interface VersionsTable {
   dist_key: string;
   dist_shasum: string;
   dist_size: number;
+  /** Where the zip starts inside the pack dist_key names; null: the object is the zip. */
+  dist_offset: number | null;
   /** The README's blob id in the version's tree, '' for none, null when synced before it was kept. */
   readme_blob: string | null;
   created_at: string;
