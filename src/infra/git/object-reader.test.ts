@@ -41,4 +41,23 @@ describe('ObjectReader', () => {
     await expect(reader.read('HEAD')).rejects.toMatchObject({ kind: 'aborted' });
     await reader.close();
   });
+
+  it('answers a commit or tree read again by its id as git does, whatever came between', async () => {
+    const reader = new ObjectReader(dir);
+    try {
+      const tree = await reader.read('HEAD^{tree}');
+      const commit = await reader.read('HEAD');
+      // Many reads between (buffers reused), then the same objects by id.
+      await Promise.all(Array.from({ length: 50 }, () => reader.read('HEAD:small.txt')));
+      const [treeAgain, commitAgain] = await Promise.all([
+        reader.read(tree!.oid),
+        reader.read(commit!.oid),
+      ]);
+      expect(treeAgain).toEqual(tree);
+      expect(commitAgain).toEqual(commit);
+      expect(commitAgain?.content.toString('latin1')).toContain(`tree ${tree!.oid}`);
+    } finally {
+      await reader.close();
+    }
+  });
 });

@@ -5,6 +5,13 @@ import { GitError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS, gitEnv } from './exec.js';
 
 const HEADER = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (blob|tree|commit|tag) (\d+)$/;
+const FULL_OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+/**
+ * Commits and trees kept after a read, by object id: a sync reads each tag's commit and root
+ * tree for its analysis and again for its zips. Objects never change, so this cannot go stale.
+ */
+const KEEP_ENTRIES = 20_000;
+const KEEP_OBJECT_BYTES = 16 * 1024;
 
 /** An object whose body was skipped: larger than the read allowed. */
 export interface TooLarge {
@@ -36,6 +43,7 @@ export class ObjectReader {
   /** Bytes still to drop of a body too large to keep (and its newline). */
   private skip = 0;
   private timer: NodeJS.Timeout | null = null;
+  private readonly kept = new Map<string, GitObject>();
   private readonly timeoutMs: number;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = () =>
@@ -85,6 +93,8 @@ export class ObjectReader {
         new GitError(`Invalid object name: ${JSON.stringify(name)}`, { kind: 'invalid-argument' }),
       );
     }
+    const kept = FULL_OID.test(name) ? this.kept.get(name) : undefined;
+    if (kept) return Promise.resolve(kept);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, maxBytes });
       if (this.waiting.length === 1) this.arm();
@@ -154,7 +164,9 @@ export class ObjectReader {
           this.fail(new GitError('Malformed output from git cat-file --batch'));
           return;
         }
-        this.waiting.shift()?.resolve({ ...obj, content: buf.subarray(0, buf.length - 1) });
+        const read: GitObject = { ...obj, content: buf.subarray(0, buf.length - 1) };
+        this.keep(read);
+        this.waiting.shift()?.resolve(read);
         continue;
       }
       const nl = chunk.indexOf(0x0a, at);
@@ -187,6 +199,16 @@ export class ObjectReader {
         filled: 0,
       };
     }
+  }
+
+  private keep(obj: GitObject): void {
+    if (obj.type !== 'commit' && obj.type !== 'tree') return;
+    if (obj.content.length > KEEP_OBJECT_BYTES) return;
+    if (this.kept.size >= KEEP_ENTRIES) this.kept.clear();
+    // A copy of its own: a small read's buffer is a slice of a shared pool it would keep alive.
+    const content = Buffer.allocUnsafeSlow(obj.content.length);
+    obj.content.copy(content);
+    this.kept.set(obj.oid, { ...obj, content });
   }
 
   private fail(err: GitError): void {
