@@ -6,56 +6,12 @@ import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { addSyncedPackage } from '../../../test/factories.js';
 import { FakeSmtp } from '../../../test/fakes/smtp.js';
 import { proxiedApp } from '../../../test/proxy-helpers.js';
+import { failedSync, notifierIdle, syncEvents, syncOk } from '../../../test/notify-helpers.js';
 import type { Proxied } from '../../../test/proxy-helpers.js';
 import { NOTIFY_TASK } from './queue.js';
 
 const settings = (t: TestApp, headers: Record<string, string>, payload?: object) =>
   t.app.inject({ method: payload ? 'PATCH' : 'GET', url: '/api/v1/settings', headers, payload });
-
-/** Waits until every notification task has run: what was to be mailed has been. */
-async function notifierIdle(t: TestApp) {
-  await waitFor(
-    () =>
-      t.db
-        .selectFrom('tasks')
-        .select(['status', 'run_after'])
-        .where('type', '=', NOTIFY_TASK)
-        .execute(),
-    (rows) => rows.every((r) => r.status === 'done' || r.status === 'failed'),
-  );
-}
-
-/** Counts the package's `package.synced` events with `status`. */
-async function syncEvents(t: TestApp, pkg: string, status: string) {
-  const rows = await t.db
-    .selectFrom('events')
-    .select('data')
-    .where('type', '=', 'package.synced')
-    .where('package', '=', pkg)
-    .execute();
-  return rows.filter((r) => (JSON.parse(r.data) as { status: string }).status === status).length;
-}
-
-/** Requests a sync and waits for its outcome to be an event (a retry answers the request too). */
-async function syncOnce(t: TestApp, pkg: string, expect: 'ok' | 'failed') {
-  const before = await syncEvents(t, pkg, expect);
-  await t.app.inject({ method: 'POST', url: `/api/v1/packages/${pkg}/sync`, headers: t.admin });
-  await waitFor(
-    () => syncEvents(t, pkg, expect),
-    (n) => n > before,
-  );
-  // The attempt's task settles after its event commits; a request before that joins it.
-  await waitFor(
-    () =>
-      t.db
-        .selectFrom('tasks')
-        .select('id')
-        .where('type', '=', 'package.sync')
-        .where('status', '=', 'running')
-        .execute(),
-    (rows) => rows.length === 0,
-  );
-}
 
 describe('notification_emails setting', () => {
   let t: TestApp;
@@ -122,11 +78,11 @@ describe('e-mail notifications over SMTP', () => {
 
   it('mails once when a repository fails to sync 3 times in a row, and again after it recovers', async () => {
     fs.renameSync(repo.dir, moved());
-    await syncOnce(t, 'acme/flaky', 'failed');
-    await syncOnce(t, 'acme/flaky', 'failed');
+    await failedSync(t, 'acme/flaky');
+    await failedSync(t, 'acme/flaky');
     await notifierIdle(t);
     expect(smtp.received).toHaveLength(0);
-    await syncOnce(t, 'acme/flaky', 'failed');
+    await failedSync(t, 'acme/flaky');
     await waitFor(
       async () => smtp.received.length,
       (n) => n >= 1,
@@ -141,15 +97,15 @@ describe('e-mail notifications over SMTP', () => {
     expect(first!.mail.messageId).toMatch(/^<evt_\d{16}\.default@packyard\.test>$/);
 
     // A fourth failure stays quiet.
-    await syncOnce(t, 'acme/flaky', 'failed');
+    await failedSync(t, 'acme/flaky');
     await notifierIdle(t);
     expect(smtp.received).toHaveLength(1);
 
     // It recovers, then fails three times again: one more mail.
     fs.renameSync(moved(), repo.dir);
-    await syncOnce(t, 'acme/flaky', 'ok');
+    await syncOk(t, 'acme/flaky');
     fs.renameSync(repo.dir, moved());
-    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    for (let i = 0; i < 3; i++) await failedSync(t, 'acme/flaky');
     await waitFor(
       async () => smtp.received.length,
       (n) => n >= 2,
@@ -160,11 +116,11 @@ describe('e-mail notifications over SMTP', () => {
   });
 
   it('keeps a mail the server refused for now and sends it later; drops one refused for good', async () => {
-    await syncOnce(t, 'acme/flaky', 'ok');
+    await syncOk(t, 'acme/flaky');
     const sent = smtp.received.length;
     smtp.refuse.push(451);
     fs.renameSync(repo.dir, moved());
-    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    for (let i = 0; i < 3; i++) await failedSync(t, 'acme/flaky');
     // The attempt failed: the task waits for its retry, with the mail still to send.
     const waiting = await waitFor(
       () =>
@@ -192,16 +148,16 @@ describe('e-mail notifications over SMTP', () => {
 
     // 550 (refused for good): logged and skipped, later mails still go out.
     fs.renameSync(moved(), repo.dir);
-    await syncOnce(t, 'acme/flaky', 'ok');
+    await syncOk(t, 'acme/flaky');
     fs.renameSync(repo.dir, moved());
     smtp.refuse.push(550);
-    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    for (let i = 0; i < 3; i++) await failedSync(t, 'acme/flaky');
     await notifierIdle(t);
     expect(smtp.received).toHaveLength(sent + 1);
     fs.renameSync(moved(), repo.dir);
-    await syncOnce(t, 'acme/flaky', 'ok');
+    await syncOk(t, 'acme/flaky');
     fs.renameSync(repo.dir, moved());
-    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/flaky', 'failed');
+    for (let i = 0; i < 3; i++) await failedSync(t, 'acme/flaky');
     await waitFor(
       async () => smtp.received.length,
       (n) => n > sent + 1,
@@ -292,9 +248,10 @@ describe('without SMTP_URL', () => {
 
   it('sends nothing, and the event feed still has every failure', async () => {
     fs.renameSync(repo.dir, `${repo.dir}.moved`);
-    for (let i = 0; i < 3; i++) await syncOnce(t, 'acme/quiet', 'failed');
+    for (let i = 0; i < 3; i++) await failedSync(t, 'acme/quiet');
     await notifierIdle(t);
-    expect(await syncEvents(t, 'acme/quiet', 'failed')).toBe(3);
+    // Three syncs of three attempts each: every attempt is in the feed.
+    expect(await syncEvents(t, 'acme/quiet', 'failed')).toBe(9);
     const cursor = await t.db
       .selectFrom('settings')
       .select('value')

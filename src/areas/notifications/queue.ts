@@ -19,10 +19,19 @@ export const MAIL_EVENT_TYPES = [
 
 const MAIL_TYPES: ReadonlySet<string> = new Set(MAIL_EVENT_TYPES);
 
-/** Whether an event may lead to a mail (a sync only when it failed). */
+/**
+ * Whether a sync event ends a failed sync: its last attempt failed. An attempt the task tries
+ * again (`will_retry`) is not the sync's outcome yet; events written before the flag existed
+ * count as outcomes.
+ */
+export function isFailedSync(data: Record<string, unknown>): boolean {
+  return data.status === 'failed' && data.will_retry !== true;
+}
+
+/** Whether an event may lead to a mail (a sync only when it failed for good). */
 export function mayMail(event: { type: string; data: Record<string, unknown> }): boolean {
   if (!MAIL_TYPES.has(event.type)) return false;
-  return event.type !== 'package.synced' || event.data.status === 'failed';
+  return event.type !== 'package.synced' || isFailedSync(event.data);
 }
 
 /**

@@ -10,13 +10,13 @@ import { readRecipients } from './recipients.js';
 import {
   eventsAfter,
   readCursor,
-  recentSyncStatuses,
+  recentSyncOutcomes,
   tenantSubdomain,
   writeCursor,
 } from './store.js';
 import type { OutboxEvent } from './store.js';
 
-/** A repository is reported after this many failed syncs in a row. */
+/** A repository is reported after this many failed syncs in a row (syncs, not attempts). */
 export const SYNC_FAILURES_TO_REPORT = 3;
 
 /** What one run of the notifier did (the task's result). */
@@ -84,15 +84,16 @@ export class NotificationService {
     origin: string,
   ): Promise<ComposedMail | null> {
     if (event.type === 'package.synced') {
-      const statuses = await recentSyncStatuses(
+      // Counted per sync (a queued sync task), not per attempt: only its last attempt counts.
+      const outcomes = await recentSyncOutcomes(
         this.deps.db,
         tenantId,
         String(event.data.package),
         event.id,
         SYNC_FAILURES_TO_REPORT + 1,
       );
-      const inARow = statuses.findIndex((s) => s !== 'failed');
-      const failures = inARow === -1 ? statuses.length : inARow;
+      const inARow = outcomes.findIndex((s) => s !== 'failed');
+      const failures = inARow === -1 ? outcomes.length : inARow;
       // Exactly the third: later failures stay quiet until a success starts a new count.
       if (failures !== SYNC_FAILURES_TO_REPORT) return null;
     }

@@ -57,27 +57,41 @@ export async function newestEventId(db: Db, tenantId: string): Promise<string | 
 }
 
 /**
- * The statuses of the package's latest `package.synced` events up to `eventId` (included),
- * newest first: how many failures in a row the event ends.
+ * The outcomes of the package's latest syncs up to `eventId` (included), newest first, at most
+ * `count`: `failed` or `ok`, from its `package.synced` events. Failed attempts the task tried
+ * again (`will_retry`) are passed over: one sync counts once however many attempts it took.
  */
-export async function recentSyncStatuses(
+export async function recentSyncOutcomes(
   db: Db,
   tenantId: string,
   pkg: string,
   eventId: string,
   count: number,
-): Promise<string[]> {
-  const rows = await forTenant(db, tenantId)
-    .selectFrom('events')
-    .select('data')
-    .where('tenant_id', '=', tenantId)
-    .where('type', '=', 'package.synced')
-    .where('package', '=', pkg)
-    .where('id', '<=', eventId)
-    .orderBy('id', 'desc')
-    .limit(count)
-    .execute();
-  return rows.map((r) => String((JSON.parse(r.data) as { status?: unknown }).status));
+): Promise<('ok' | 'failed')[]> {
+  const outcomes: ('ok' | 'failed')[] = [];
+  let before = eventId;
+  let inclusive = true;
+  for (;;) {
+    const rows = await forTenant(db, tenantId)
+      .selectFrom('events')
+      .select(['id', 'data'])
+      .where('tenant_id', '=', tenantId)
+      .where('type', '=', 'package.synced')
+      .where('package', '=', pkg)
+      .where('id', inclusive ? '<=' : '<', before)
+      .orderBy('id', 'desc')
+      .limit(50)
+      .execute();
+    for (const row of rows) {
+      const data = JSON.parse(row.data) as Record<string, unknown>;
+      if (data.status === 'failed' && data.will_retry === true) continue;
+      outcomes.push(data.status === 'failed' ? 'failed' : 'ok');
+      if (outcomes.length === count) return outcomes;
+    }
+    if (rows.length < 50) return outcomes;
+    before = rows.at(-1)!.id;
+    inclusive = false;
+  }
 }
 
 /** The tenant's subdomain (Cloud), for the links in a mail. */

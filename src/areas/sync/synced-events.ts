@@ -1,5 +1,6 @@
 import type { Ctx, Deps } from '../../context.js';
 import { nowIso } from '../../context.js';
+import { failureWillBeRetried } from '../../infra/task-attempt.js';
 import { transact } from '../../unit-of-work.js';
 import type { Tx } from '../../unit-of-work.js';
 import type { PackageRow } from '../packages/catalog.js';
@@ -27,7 +28,11 @@ export function emitSynced(
   });
 }
 
-/** A failed sync: the package's status and error, and its `package.synced` event, in one unit. */
+/**
+ * A failed sync attempt: the package's status and error, and its `package.synced` event, in one
+ * unit. `will_retry` tells whether the task tries this sync again (so it is not the sync's
+ * outcome yet; docs/notifications.md counts only outcomes).
+ */
 export async function recordSyncFailure(
   deps: Deps,
   pkg: PackageRow,
@@ -47,6 +52,7 @@ export async function recordSyncFailure(
       versions_removed: [],
       status: 'failed',
       error: message,
+      will_retry: failureWillBeRetried(),
     });
   });
 }

@@ -9,6 +9,7 @@ import { claimNextTask } from './store.js';
 import type { TaskRow } from './store.js';
 import { removeStaleTempDirs } from '../../infra/git/stale-temp.js';
 import { runWithSignal } from '../../infra/abort.js';
+import { runAsAttempt } from '../../infra/task-attempt.js';
 import { LeaseKeeper } from './lease.js';
 
 /** Temp folders untouched this long belong to no running sync (syncs write as they go). */
@@ -151,8 +152,14 @@ export class Worker {
       const definition = this.definitions[task.type];
       if (!definition) throw new Error(`No handler for task type "${task.type}"`);
       const payload = JSON.parse(task.payload) as Record<string, unknown>;
+      // What the handler starts sees the lease's signal, and whether a failure is tried again.
+      const attempt = {
+        taskId: task.id,
+        attempt: task.attempts,
+        maxAttempts: this.maxAttempts(task.type),
+      };
       const result = await runWithSignal(lease.signal, () =>
-        definition.run(task, payload, { signal: lease.signal }),
+        runAsAttempt(attempt, () => definition.run(task, payload, { signal: lease.signal })),
       );
       lease.signal.throwIfAborted();
       await this.finish(task, result ?? null);
