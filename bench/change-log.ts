@@ -9,20 +9,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ADMIN_TOKEN, call, readyz } from './http.js';
 import { ChildServer, freePort } from './processes.js';
 
-const ADMIN_TOKEN = 'bench-root-admin-token-0123456789';
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 200);
 
-async function call(url: string, method: string, auth: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
+/** An API call's JSON answer (an empty body is `{}`). */
+async function json(url: string, method: string, auth: string, body?: unknown) {
+  const text = await call(url, method, body, { auth });
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
@@ -31,7 +26,7 @@ async function timed(url: string, auth: string): Promise<string> {
   let actions = 0;
   for (let i = 0; i < ROUNDS + 10; i++) {
     const started = performance.now();
-    const body = await call(url, 'GET', auth);
+    const body = await json(url, 'GET', auth);
     const ms = performance.now() - started;
     actions = (body.actions as unknown[]).length;
     if (i >= 10) times.push(ms);
@@ -58,38 +53,38 @@ async function main(): Promise<void> {
       RATE_LIMIT_ADMIN_PER_MINUTE: '0',
       RATE_LIMIT_COMPOSER_PER_MINUTE: '0',
     },
-    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    ready: readyz,
     timeoutMs: 90_000,
   });
   try {
     const api = `${server.url}/api/v1`;
     const admin = `Bearer ${ADMIN_TOKEN}`;
-    await call(`${api}/packages`, 'POST', admin, { name: 'bench/a', type: 'artifact' });
-    await call(`${api}/packages`, 'POST', admin, { name: 'bench/b', type: 'artifact' });
-    const churn = (await call(`${api}/customers`, 'POST', admin, {
+    await json(`${api}/packages`, 'POST', admin, { name: 'bench/a', type: 'artifact' });
+    await json(`${api}/packages`, 'POST', admin, { name: 'bench/b', type: 'artifact' });
+    const churn = (await json(`${api}/customers`, 'POST', admin, {
       name: 'Churn',
       email: 'churn@example.test',
     })) as { id: string };
-    const mirror = (await call(`${api}/customers`, 'POST', admin, {
+    const mirror = (await json(`${api}/customers`, 'POST', admin, {
       name: 'Mirror',
       email: 'mirror@example.test',
     })) as { id: string };
-    await call(`${api}/customers/${mirror.id}/packages`, 'POST', admin, {
+    await json(`${api}/customers/${mirror.id}/packages`, 'POST', admin, {
       package: 'bench/a',
       constraint: '*',
     });
-    const token = (await call(`${api}/customers/${mirror.id}/tokens`, 'POST', admin, {
+    const token = (await json(`${api}/customers/${mirror.id}/tokens`, 'POST', admin, {
       name: 'mirror',
     })) as { plain_token: string };
     const auth = `Basic ${Buffer.from(`token:${token.plain_token}`).toString('base64')}`;
     const since = Date.now() * 10;
     // A grant and its revocation: two events (access.granted, access.revoked).
     for (let i = 0; i < EVENTS / 2; i++) {
-      await call(`${api}/customers/${churn.id}/packages`, 'POST', admin, {
+      await json(`${api}/customers/${churn.id}/packages`, 'POST', admin, {
         package: 'bench/b',
         constraint: '*',
       });
-      await call(`${api}/customers/${churn.id}/packages/bench/b`, 'DELETE', admin);
+      await json(`${api}/customers/${churn.id}/packages/bench/b`, 'DELETE', admin);
     }
     const empty = await timed(`${server.url}/metadata/changes.json?since=${Date.now() * 10}`, auth);
     const full = await timed(`${server.url}/metadata/changes.json?since=${since}`, auth);

@@ -14,21 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageZip } from '../src/areas/artifacts/test-zips.js';
 import { FakeSmtp } from '../test/fakes/smtp.js';
+import { ADMIN_TOKEN, call, readyz } from './http.js';
 import { ChildServer, freePort, sleep } from './processes.js';
 
-const ADMIN_TOKEN = 'bench-root-admin-token-0123456789';
 const MAILS = Number(process.env.MAILS ?? 50);
-
-async function call(url: string, method: string, body?: unknown, type = 'application/json') {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': type },
-    body: body === undefined ? undefined : body instanceof Buffer ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
-  return text;
-}
 
 async function main(): Promise<void> {
   const smtp = await new FakeSmtp().start();
@@ -48,14 +37,14 @@ async function main(): Promise<void> {
       RATE_LIMIT_ADMIN_PER_MINUTE: '0',
       SMTP_URL: smtp.url,
     },
-    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    ready: readyz,
     timeoutMs: 90_000,
   });
   try {
     const api = `${server.url}/api/v1`;
     await call(`${api}/packages`, 'POST', { name: 'bench/held', type: 'artifact' });
     const zip = packageZip({ name: 'bench/held', version: '1.0.0' });
-    await call(`${api}/packages/bench/held/artifacts`, 'POST', zip, 'application/zip');
+    await call(`${api}/packages/bench/held/artifacts`, 'POST', zip, { type: 'application/zip' });
     await call(`${api}/settings`, 'PATCH', { notification_emails: ['ops@example.test'] });
     const times: number[] = [];
     const toConnect: number[] = [];

@@ -16,30 +16,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ADMIN_TOKEN, readyz, send } from './http.js';
 import { ChildServer, freePort } from './processes.js';
 
-const ADMIN_TOKEN = 'bench-root-admin-token-0123456789';
 const CHANGES = Number(process.env.CHANGES ?? 1000);
 const THROUGHPUT_CHANGES = Number(process.env.THROUGHPUT_CHANGES ?? 200);
-
-function send(url: string, method: string, body?: unknown) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 const pct = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -105,7 +86,7 @@ async function main() {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_ADMIN_PER_MINUTE: '0',
     },
-    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    ready: readyz,
     timeoutMs: 90_000,
   });
   const api = `${server.url}/api/v1`;

@@ -5,37 +5,12 @@
  * CHANGES (default 300) for more. Prints p50/p99 in milliseconds.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { ADMIN_TOKEN, readyz, send } from './http.js';
 import { ChildServer, freePort } from './processes.js';
 
-const ADMIN_TOKEN = 'bench-root-admin-token-0123456789';
 const CHANGES = Number(process.env.CHANGES ?? 300);
-
-function send(
-  url: string,
-  method: string,
-  body?: unknown,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-writes-'));
@@ -53,22 +28,27 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_ADMIN_PER_MINUTE: '0',
     },
-    ready: async (url) => (await fetch(`${url}/readyz`)).ok,
+    ready: readyz,
     timeoutMs: 90_000,
   });
   try {
     const api = `${server.url}/api/v1`;
-    await send(`${api}/packages`, 'POST', { name: 'bench/writes', type: 'artifact' });
+    // Every request on a fresh connection, as a new user's curl sends it.
+    const fresh = { fresh: true };
+    await send(`${api}/packages`, 'POST', { name: 'bench/writes', type: 'artifact' }, fresh);
     const customer = JSON.parse(
-      (await send(`${api}/customers`, 'POST', { name: 'W', email: 'w@example.test' })).text,
+      (await send(`${api}/customers`, 'POST', { name: 'W', email: 'w@example.test' }, fresh)).text,
     ) as { id: string };
     const times: number[] = [];
     for (let i = 0; i < CHANGES + 20; i++) {
       const constraint = i % 2 === 0 ? '^1.0' : '*';
       const started = performance.now();
-      const res = await send(`${api}/customers/${customer.id}/packages`, 'PUT', {
-        packages: [{ package: 'bench/writes', constraint }],
-      });
+      const res = await send(
+        `${api}/customers/${customer.id}/packages`,
+        'PUT',
+        { packages: [{ package: 'bench/writes', constraint }] },
+        fresh,
+      );
       if (res.status !== 200) throw new Error(`grant change -> ${res.status} ${res.text}`);
       // The first 20 warm both processes up.
       if (i >= 20) times.push(performance.now() - started);
