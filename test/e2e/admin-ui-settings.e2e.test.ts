@@ -1,35 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../../scripts/web-build.js';
 import { adminApi } from '../factories.js';
 import { ADMIN_TOKEN } from '../helpers.js';
 import { startServer } from './server.js';
 import type { RunningServer } from './server.js';
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, signIn } from './browser.js';
-import type { TrackedPage } from './browser.js';
+import { DESKTOP, PHONE, PageSet, checkPages, nav, screenshot, signIn } from './browser.js';
 import { expectFits, expectReachable } from './admin-ui-phone.js';
 
 // The admin UI's Settings page (docs/admin-ui.md) in Chromium: e-mails and the portal's
 // branding saved through the form, the API's refusal shown by the form, the portal showing them.
 let s: RunningServer;
-let browser: Browser;
-const pages: TrackedPage[] = [];
-/** Answers >= 400 a test expects (the rest fail it), per page. */
-const allowed = new Map<TrackedPage, RegExp[]>();
-
-async function open(viewport = DESKTOP, expected: RegExp[] = []): Promise<TrackedPage> {
-  const p = await openPage(browser, viewport);
-  pages.push(p);
-  allowed.set(p, expected);
-  return p;
-}
+const pages = new PageSet();
 
 async function toSettings(page: Page) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Settings' })
-    .click();
-  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  await nav(page, 'Settings');
   await page.getByRole('heading', { name: 'Current settings' }).waitFor();
 }
 
@@ -38,29 +23,14 @@ const current = (page: Page) => page.getByRole('region', { name: 'Current settin
 beforeAll(async () => {
   ensureWebBuild();
   s = await startServer();
-  browser = await launchBrowser();
+  await pages.launch();
 });
 
-afterEach(() => {
-  for (const p of pages) {
-    expect(p.problems.pageErrors, 'page errors').toEqual([]);
-    expect(p.problems.failedRequests, 'failed requests').toEqual([]);
-    const ok = allowed.get(p) ?? [];
-    const unexpected = p.problems.errorResponses.filter((r) => !ok.some((re) => re.test(r)));
-    p.problems.errorResponses.length = 0;
-    expect(unexpected, 'unexpected error answers').toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  await Promise.all(pages.map((p) => p.close()));
-  await browser?.close();
-  await s?.close();
-});
+checkPages(pages, () => s?.close());
 
 describe('the Settings page in a real browser', () => {
   it('shows the API’s refusal of a bad address next to the form, and saves nothing', async () => {
-    const { page } = await open(DESKTOP, [/^400 PATCH \/api\/v1\/settings$/]);
+    const { page } = await pages.open(DESKTOP, [/^400 PATCH \/api\/v1\/settings$/]);
     await signIn(page, s.url, ADMIN_TOKEN);
     await toSettings(page);
     await current(page).getByText('none').waitFor();
@@ -79,7 +49,7 @@ describe('the Settings page in a real browser', () => {
   });
 
   it('saves e-mails and the portal branding, and the portal shows the new title', async () => {
-    const { page } = await open();
+    const { page } = await pages.open();
     await signIn(page, s.url, ADMIN_TOKEN);
     await toSettings(page);
     await page.getByLabel('Notification e-mails').fill('ops@acme.example\n\ndev@acme.example\n');
@@ -102,7 +72,7 @@ describe('the Settings page in a real browser', () => {
     expect(await page.getByLabel('Colour picker').inputValue()).toBe('#aa3300');
     await screenshot(page, 'admin-settings');
 
-    const portal = await open();
+    const portal = await pages.open();
     await portal.page.goto(`${s.url}/portal/`);
     await portal.page.getByRole('heading', { level: 1, name: 'Acme packages' }).waitFor();
     expect(await portal.page.title()).toContain('Acme packages');
@@ -116,7 +86,7 @@ describe('the Settings page in a real browser', () => {
   });
 
   it('sets an inbound webhook secret without showing it, and clears it', async () => {
-    const { page } = await open();
+    const { page } = await pages.open();
     await signIn(page, s.url, ADMIN_TOKEN);
     await toSettings(page);
     await page.getByLabel('GitHub webhook secret').fill('gh-secret-value');
@@ -138,7 +108,7 @@ describe('the Settings page in a real browser', () => {
       name: 'viewer',
       level: 'viewer',
     });
-    const { page } = await open();
+    const { page } = await pages.open();
     await signIn(page, s.url, created.plain_token as string);
     await toSettings(page);
     await current(page).getByText('ops@acme.example').waitFor();
@@ -147,7 +117,7 @@ describe('the Settings page in a real browser', () => {
   });
 
   it('fits a phone screen', async () => {
-    const { page } = await open(PHONE);
+    const { page } = await pages.open(PHONE);
     await signIn(page, s.url, ADMIN_TOKEN);
     await page.goto(`${s.url}/admin/settings`);
     await page.getByRole('heading', { name: 'Current settings' }).waitFor();

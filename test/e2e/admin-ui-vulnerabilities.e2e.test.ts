@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../../scripts/web-build.js';
 import { uploadVersion } from '../../src/areas/advisories/advisories.test-helpers.js';
 import { ADMIN_TOKEN, waitFor } from '../helpers.js';
@@ -9,8 +9,9 @@ import type { RunningServer } from './server.js';
 import {
   DESKTOP,
   PHONE,
-  launchBrowser,
-  openPage,
+  PageSet,
+  checkPages,
+  nav,
   overflowsSideways,
   screenshot,
   signIn,
@@ -21,28 +22,19 @@ import { expectFits, expectReachable } from './admin-ui-phone.js';
 // A Pro server holding acme/widget 1.0.0, 1.1.0 and 1.2.0 and acme/gadget 2.0.0; a vendor
 // advisory on the widget (<1.2.0) made over REST; a customer that downloaded widget 1.1.0.
 let s: RunningServer;
-let browser: Browser;
 let admin: TrackedPage;
 let viewerToken = '';
-const pages: TrackedPage[] = [];
-/** Answers >= 400 a test expects (the rest fail it), per page. */
-const allowed = new Map<TrackedPage, RegExp[]>();
+const pages = new PageSet();
 
 const TITLE = 'Widget leaks secrets';
 const POLL = { timeout: 20_000, interval: 200 };
-
-async function nav(page: Page, link: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
-  await page.getByRole('heading', { level: 1, name: link }).waitFor();
-}
 
 /** The row of the Vulnerabilities table that names an advisory title. */
 const row = (page: Page, title: string) =>
   page.getByRole('region', { name: 'Vulnerabilities' }).getByRole('row').filter({ hasText: title });
 
 async function open(viewport = DESKTOP, token = ADMIN_TOKEN): Promise<TrackedPage> {
-  const tracked = await openPage(browser, viewport);
-  pages.push(tracked);
+  const tracked = await pages.open(viewport);
   await signIn(tracked.page, s.url, token);
   return tracked;
 }
@@ -88,26 +80,11 @@ beforeAll(async () => {
   viewerToken = (await api('POST', '/api/v1/team/tokens', { name: 'auditor', level: 'viewer' }))
     .plain_token;
 
-  browser = await launchBrowser();
+  await pages.launch();
   admin = await open();
 });
 
-afterEach(() => {
-  for (const p of pages) {
-    expect(p.problems.pageErrors, 'page errors').toEqual([]);
-    expect(p.problems.failedRequests, 'failed requests').toEqual([]);
-    const ok = allowed.get(p) ?? [];
-    const unexpected = p.problems.errorResponses.filter((r) => !ok.some((re) => re.test(r)));
-    p.problems.errorResponses.length = 0;
-    expect(unexpected, 'unexpected error answers').toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  await Promise.all(pages.map((p) => p.close()));
-  await browser?.close();
-  await s?.close();
-});
+checkPages(pages, () => s?.close());
 
 describe('the Vulnerabilities page in a real browser', () => {
   it('lists the advisory with its severity, CVE link, affected versions and customers', async () => {
@@ -171,7 +148,7 @@ describe('the Vulnerabilities page in a real browser', () => {
 
   it('publishes an advisory through the form, the API’s field errors shown next to it', async () => {
     const { page } = admin;
-    allowed.set(admin, [/^400 POST \/api\/v1\/advisories$/]);
+    pages.allow(admin, /^400 POST \/api\/v1\/advisories$/);
     await nav(page, 'Vulnerabilities');
     const form = page.getByRole('form', { name: 'Publish an advisory' });
     await form.getByLabel('Package', { exact: true }).fill('acme/gadget');
@@ -276,8 +253,7 @@ describe('an edition without vulnerabilities', () => {
   it('says the feature is not available in this edition instead of failing', async () => {
     const community = await startServer({ EDITION: 'community' });
     try {
-      const tracked = await openPage(browser, DESKTOP);
-      pages.push(tracked);
+      const tracked = await pages.open(DESKTOP);
       const { page } = tracked;
       await signIn(page, community.url, ADMIN_TOKEN);
       await nav(page, 'Vulnerabilities');

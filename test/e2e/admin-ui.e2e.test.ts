@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../scripts/web-build.js';
 import { GitFixture } from '../fixtures/git-repo.js';
 import { ADMIN_TOKEN } from '../helpers.js';
@@ -9,8 +8,10 @@ import type { RunningServer } from './server.js';
 import {
   DESKTOP,
   PHONE,
-  launchBrowser,
-  openPage,
+  PageSet,
+  checkPages,
+  loaded,
+  nav,
   overflowsSideways,
   screenshot,
   signIn,
@@ -21,16 +22,14 @@ import { expectFits, expectReachable, expectWhole, watchRequests } from './admin
 // One server and one browser for the file; one signed-in admin page shared by the admin steps,
 // which run in order (add a package, then grant it, then install it with the token shown).
 let s: RunningServer;
-let browser: Browser;
 let admin: TrackedPage;
 let repo: GitFixture;
-const extraPages: TrackedPage[] = [];
 const cleanup: (() => void)[] = [];
 let customerUrl = '';
 let viewerToken = '';
 
-/** Answers >= 400 a test expects (the rest fail it), per page: none but those a test adds. */
-const allowed = new Map<TrackedPage, RegExp[]>();
+/** Every page, with the answers >= 400 a test expects of it: none but those a test adds. */
+const pages = new PageSet();
 
 const README = [
   '# Acme Lib',
@@ -43,33 +42,6 @@ const README = [
   '<iframe src="https://example.com"></iframe>',
 ].join('\n');
 
-async function nav(page: Page, link: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
-  await page.getByRole('heading', { level: 1, name: link }).waitFor();
-}
-
-/** Waits until no "Loading …" status is left (a page may load several lists at once). */
-async function loaded(page: Page) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate<boolean>(
-          `[...document.querySelectorAll('[role="status"]')].some((e) => /^Loading/.test(e.textContent ?? ''))`,
-        ),
-      { timeout: 20_000, interval: 50 },
-    )
-    .toBe(false);
-}
-
-function assertClean(p: TrackedPage) {
-  expect(p.problems.pageErrors, 'page errors').toEqual([]);
-  expect(p.problems.failedRequests, 'failed requests').toEqual([]);
-  const ok = allowed.get(p) ?? [];
-  const unexpected = p.problems.errorResponses.filter((r) => !ok.some((re) => re.test(r)));
-  p.problems.errorResponses.length = 0;
-  expect(unexpected, 'unexpected error answers').toEqual([]);
-}
-
 beforeAll(async () => {
   ensureWebBuild();
   repo = new GitFixture('acme/lib');
@@ -77,20 +49,13 @@ beforeAll(async () => {
   repo.release('1.0.0').release('1.1.0').release('2.0.0');
   cleanup.push(() => repo.remove());
   s = await startServer();
-  browser = await launchBrowser();
-  admin = await openPage(browser, DESKTOP, { permissions: ['clipboard-read', 'clipboard-write'] });
-  allowed.set(admin, []);
+  await pages.launch();
+  admin = await pages.open(DESKTOP, [], {
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
 });
 
-afterEach(() => {
-  assertClean(admin);
-  for (const p of extraPages) assertClean(p);
-});
-
-afterAll(async () => {
-  await Promise.all(extraPages.map((p) => p.close()));
-  await admin?.close();
-  await browser?.close();
+checkPages(pages, async () => {
   await s?.close();
   cleanup.forEach((fn) => fn());
 });
@@ -98,7 +63,7 @@ afterAll(async () => {
 describe('the admin UI in a real browser', () => {
   it('signs in with the keyboard alone, and says why a bad token is refused', async () => {
     const { page } = admin;
-    allowed.get(admin)?.push(/^401 GET \/api\/v1\/session$/);
+    pages.allow(admin, /^401 GET \/api\/v1\/session$/);
     await page.goto(`${s.url}/admin/`);
     // The Token field has focus on arrival; Tab reaches Sign in; Enter presses it.
     await page.keyboard.type('not-a-token');
@@ -156,7 +121,7 @@ describe('the admin UI in a real browser', () => {
 
     // Monorepo children on demand: for an ordinary package the monorepo view answers 404, said
     // in words (the one error answer asked for on purpose; a page visit asks nothing that fails).
-    allowed.get(admin)?.push(/^404 GET \/api\/v1\/packages\/acme\/lib\/monorepo$/);
+    pages.allow(admin, /^404 GET \/api\/v1\/packages\/acme\/lib\/monorepo$/);
     await page.getByRole('button', { name: 'Show monorepo children' }).click();
     await page.getByText('Not a monorepo: no folders were declared').waitFor();
 
@@ -187,7 +152,7 @@ describe('the admin UI in a real browser', () => {
     await grants.getByRole('cell', { name: '^1.0' }).waitFor();
 
     // A second grant of the same package is refused, in words, next to the form.
-    allowed.get(admin)?.push(/^409 POST \/api\/v1\/customers\/[^/]+\/packages$/);
+    pages.allow(admin, /^409 POST \/api\/v1\/customers\/[^/]+\/packages$/);
     await page.getByLabel('Package', { exact: true }).fill('acme/lib');
     await page.getByRole('button', { name: 'Grant access' }).click();
     await page.getByRole('alert').filter({ hasText: 'conflicts with the current state' }).waitFor();
@@ -275,9 +240,7 @@ describe('the admin UI in a real browser', () => {
     viewerToken = (await page.getByLabel('Token value', { exact: true }).innerText()).trim();
     expect(viewerToken).toMatch(/^cma_/);
 
-    const viewer = await openPage(browser, DESKTOP);
-    extraPages.push(viewer);
-    allowed.set(viewer, [/^403 POST \/api\/v1\/customers$/]);
+    const viewer = await pages.open(DESKTOP, [/^403 POST \/api\/v1\/customers$/]);
     const v = viewer.page;
     await signIn(v, s.url, viewerToken);
     await v.getByText('You are signed in with a viewer token').waitFor();
@@ -352,9 +315,7 @@ describe('the admin UI in a real browser', () => {
   });
 
   it('asks nothing that fails in the normal flows: packages, a package, customers, a customer', async () => {
-    const tracked = await openPage(browser, DESKTOP);
-    extraPages.push(tracked);
-    allowed.set(tracked, []);
+    const tracked = await pages.open(DESKTOP);
     const log = watchRequests(tracked.page);
     const p = tracked.page;
     await signIn(p, s.url, ADMIN_TOKEN);
@@ -385,9 +346,7 @@ describe('the admin UI in a real browser', () => {
   });
 
   it('works on a 390-pixel phone: every page fits, every button reachable', async () => {
-    const phone = await openPage(browser, PHONE);
-    extraPages.push(phone);
-    allowed.set(phone, []);
+    const phone = await pages.open(PHONE);
     const p = phone.page;
     await signIn(p, s.url, ADMIN_TOKEN);
     for (const view of [

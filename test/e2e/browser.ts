@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll, afterEach, expect } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
@@ -56,6 +57,88 @@ export async function openPage(
     }
   });
   return { page, problems, close: () => context.close() };
+}
+
+/**
+ * One test file's browser and the pages it opens, each with the answers >= 400 its tests expect.
+ * `launch` starts the browser (in beforeAll); `checkPages` registers the checks after each test
+ * and the closing after all.
+ */
+export class PageSet {
+  private browser: Browser | null = null;
+  private readonly allowed = new Map<TrackedPage, RegExp[]>();
+
+  async launch(): Promise<void> {
+    this.browser ??= await launchBrowser();
+  }
+
+  /** Opens a page (openPage) that may get the `expected` answers >= 400. */
+  async open(
+    viewport = DESKTOP,
+    expected: RegExp[] = [],
+    options: { permissions?: string[] } = {},
+  ): Promise<TrackedPage> {
+    if (!this.browser) throw new Error('PageSet.open before launch');
+    const page = await openPage(this.browser, viewport, options);
+    this.allowed.set(page, [...expected]);
+    return page;
+  }
+
+  /** One more answer >= 400 a page may get from now on. */
+  allow(page: TrackedPage, expected: RegExp): void {
+    this.allowed.get(page)?.push(expected);
+  }
+
+  /** Fails on a page error, a failed request or an unexpected answer >= 400 (then forgets them). */
+  assertClean(): void {
+    for (const [p, ok] of this.allowed) {
+      expect(p.problems.pageErrors, 'page errors').toEqual([]);
+      expect(p.problems.failedRequests, 'failed requests').toEqual([]);
+      const unexpected = p.problems.errorResponses.filter((r) => !ok.some((re) => re.test(r)));
+      p.problems.errorResponses.length = 0;
+      expect(unexpected, 'unexpected error answers').toEqual([]);
+    }
+  }
+
+  /** Closes every page, then the browser. */
+  async close(): Promise<void> {
+    await Promise.all([...this.allowed.keys()].map((p) => p.close()));
+    await this.browser?.close();
+  }
+}
+
+/**
+ * Registers a test file's page checks: every page clean after each test; after the last, the
+ * pages and the browser closed, then `after` (the server, fixtures).
+ */
+export function checkPages(pages: PageSet, after: () => unknown = () => undefined): void {
+  afterEach(() => pages.assertClean());
+  afterAll(async () => {
+    await pages.close();
+    await after();
+  });
+}
+
+/** Follows a link of a navigation (the admin UI's `Main`) and waits for its page's heading. */
+export async function nav(page: Page, link: string, navigation = 'Main'): Promise<void> {
+  await page
+    .getByRole('navigation', { name: navigation })
+    .getByRole('link', { name: link })
+    .click();
+  await page.getByRole('heading', { level: 1, name: link }).waitFor();
+}
+
+/** Waits until no "Loading …" status is left (a page may load several lists at once). */
+export async function loaded(page: Page): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate<boolean>(
+          `[...document.querySelectorAll('[role="status"]')].some((e) => /^Loading/.test(e.textContent ?? ''))`,
+        ),
+      { timeout: 20_000, interval: 50 },
+    )
+    .toBe(false);
 }
 
 /** Signs in by the form, as a person would, and waits for the packages page. */

@@ -1,12 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../../scripts/web-build.js';
 import { GitFixture } from '../fixtures/git-repo.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../factories.js';
 import { basicAuth } from '../helpers.js';
 import { startServer } from './server.js';
 import type { RunningServer } from './server.js';
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot } from './browser.js';
+import {
+  DESKTOP,
+  PHONE,
+  PageSet,
+  checkPages,
+  loaded,
+  nav as navBy,
+  screenshot,
+} from './browser.js';
 import type { TrackedPage } from './browser.js';
 import { expectFits, expectReachable } from './admin-ui-phone.js';
 import { ComposerProject } from './composer-client.js';
@@ -14,11 +22,8 @@ import { ComposerProject } from './composer-client.js';
 // The customer portal (docs/portal.md) in Chromium: one server, real synced repositories, and a
 // page (its own session storage) per customer.
 let s: RunningServer;
-let browser: Browser;
 const repos: GitFixture[] = [];
-const pages: TrackedPage[] = [];
-/** Answers >= 400 a test expects (the rest fail it), per page. */
-const allowed = new Map<TrackedPage, RegExp[]>();
+const pages = new PageSet();
 /** The path of every request any portal page made. */
 const requested = new Set<string>();
 /** The composer.json the Setup page gave, for the install with a token made in the portal. */
@@ -52,10 +57,8 @@ async function customerWith(name: string, grants: Record<string, string>, scope 
 }
 
 async function open(viewport = DESKTOP, expected: RegExp[] = []): Promise<TrackedPage> {
-  const p = await openPage(browser, viewport);
+  const p = await pages.open(viewport, expected);
   p.page.on('request', (req) => requested.add(new URL(req.url()).pathname));
-  pages.push(p);
-  allowed.set(p, expected);
   return p;
 }
 
@@ -65,22 +68,8 @@ async function signIn(page: Page, token: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Waits until no "Loading …" status is left. */
-async function loaded(page: Page) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate<boolean>(
-          `[...document.querySelectorAll('[role="status"]')].some((e) => /^Loading/.test(e.textContent ?? ''))`,
-        ),
-      { timeout: 20_000, interval: 50 },
-    )
-    .toBe(false);
-}
-
 async function nav(page: Page, link: string) {
-  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: link }).click();
-  await page.getByRole('heading', { level: 1, name: link }).waitFor();
+  await navBy(page, link, 'Portal');
   await loaded(page);
 }
 
@@ -111,23 +100,10 @@ beforeAll(async () => {
   await adminApi(s)('PATCH', '/api/v1/settings', {
     portal: { title: 'Acme Packages', accent_color: '#8a2be2' },
   });
-  browser = await launchBrowser();
+  await pages.launch();
 });
 
-afterEach(() => {
-  for (const p of pages) {
-    expect(p.problems.pageErrors, 'page errors').toEqual([]);
-    expect(p.problems.failedRequests, 'failed requests').toEqual([]);
-    const ok = allowed.get(p) ?? [];
-    const unexpected = p.problems.errorResponses.filter((r) => !ok.some((re) => re.test(r)));
-    p.problems.errorResponses.length = 0;
-    expect(unexpected, 'unexpected error answers').toEqual([]);
-  }
-});
-
-afterAll(async () => {
-  await Promise.all(pages.map((p) => p.close()));
-  await browser?.close();
+checkPages(pages, async () => {
   await s?.close();
   repos.forEach((r) => r.remove());
 });
