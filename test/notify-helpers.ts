@@ -1,4 +1,7 @@
-import { waitFor } from './helpers.js';
+import { addSyncedPackage } from './factories.js';
+import { FakeSmtp } from './fakes/smtp.js';
+import { GitFixture } from './fixtures/git-repo.js';
+import { createTestApp, waitFor } from './helpers.js';
 import type { TestApp } from './helpers.js';
 
 /** The notifier's task type (src/areas/notifications/queue.ts). */
@@ -92,4 +95,44 @@ export async function failedSync(
     const again = await requestSync(t, pkg);
     if (again.id !== id) throw new Error(`a second sync task was queued: ${again.id}`);
   }
+}
+
+/** A registry that mails its recipients through a real SMTP server, holding one synced package. */
+export interface MailingRegistry {
+  t: TestApp;
+  smtp: FakeSmtp;
+  repo: GitFixture;
+  /** Where the repository's folder goes while it is "removed" (renamed away). */
+  moved: string;
+  close(): Promise<void>;
+}
+
+/** `pkg` synced from a real git repository (1.0.0), `recipients` set; `env` for the server. */
+export async function mailingRegistry(
+  pkg: string,
+  recipients: string[],
+  env: Record<string, string> = {},
+): Promise<MailingRegistry> {
+  const smtp = await new FakeSmtp().start();
+  const t = await createTestApp({ SMTP_URL: smtp.url, ...env });
+  const repo = new GitFixture(pkg).release('1.0.0');
+  await addSyncedPackage(t, pkg, repo.url);
+  const set = await t.app.inject({
+    method: 'PATCH',
+    url: '/api/v1/settings',
+    headers: t.admin,
+    payload: { notification_emails: recipients },
+  });
+  if (set.statusCode !== 200) throw new Error(`settings: ${set.statusCode} ${set.body}`);
+  return {
+    t,
+    smtp,
+    repo,
+    moved: `${repo.dir}.moved`,
+    async close() {
+      await t.close();
+      await smtp.stop();
+      repo.remove();
+    },
+  };
 }

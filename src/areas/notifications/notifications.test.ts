@@ -6,7 +6,14 @@ import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { addSyncedPackage } from '../../../test/factories.js';
 import { FakeSmtp } from '../../../test/fakes/smtp.js';
 import { proxiedApp } from '../../../test/proxy-helpers.js';
-import { failedSync, notifierIdle, syncEvents, syncOk } from '../../../test/notify-helpers.js';
+import {
+  failedSync,
+  mailingRegistry,
+  notifierIdle,
+  syncEvents,
+  syncOk,
+} from '../../../test/notify-helpers.js';
+import type { MailingRegistry } from '../../../test/notify-helpers.js';
 import type { Proxied } from '../../../test/proxy-helpers.js';
 import { NOTIFY_TASK } from './queue.js';
 
@@ -55,26 +62,19 @@ describe('notification_emails setting', () => {
 });
 
 describe('e-mail notifications over SMTP', () => {
+  let r: MailingRegistry;
   let t: TestApp;
   let smtp: FakeSmtp;
   let repo: GitFixture;
-  const moved = () => `${repo.dir}.moved`;
+  const moved = () => r.moved;
 
   beforeAll(async () => {
-    smtp = await new FakeSmtp().start();
-    t = await createTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Registry <registry@vendor.test>' });
-    repo = new GitFixture('acme/flaky').release('1.0.0');
-    await addSyncedPackage(t, 'acme/flaky', repo.url);
-    const set = await settings(t, t.admin, {
-      notification_emails: ['ops@vendor.test', 'lead@vendor.test'],
+    r = await mailingRegistry('acme/flaky', ['ops@vendor.test', 'lead@vendor.test'], {
+      MAIL_FROM: 'Registry <registry@vendor.test>',
     });
-    expect(set.statusCode).toBe(200);
+    ({ t, smtp, repo } = r);
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-    repo.remove();
-  });
+  afterAll(async () => r.close());
 
   it('mails once when a repository fails to sync 3 times in a row, and again after it recovers', async () => {
     fs.renameSync(repo.dir, moved());

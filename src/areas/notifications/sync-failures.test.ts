@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, waitFor } from '../../../test/helpers.js';
+import { waitFor } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
-import { GitFixture } from '../../../test/fixtures/git-repo.js';
-import { addSyncedPackage } from '../../../test/factories.js';
-import { FakeSmtp } from '../../../test/fakes/smtp.js';
-import { failedSync, notifierIdle, syncOk } from '../../../test/notify-helpers.js';
+import type { FakeSmtp } from '../../../test/fakes/smtp.js';
+import { failedSync, mailingRegistry, notifierIdle } from '../../../test/notify-helpers.js';
+import type { MailingRegistry } from '../../../test/notify-helpers.js';
 
 /** The package's failed `package.synced` events in the feed, oldest first. */
 async function failedEvents(t: TestApp, pkg: string) {
@@ -19,30 +18,18 @@ async function failedEvents(t: TestApp, pkg: string) {
 }
 
 describe('"failed to sync three times in a row" counts syncs, not attempts', () => {
+  let r: MailingRegistry;
   let t: TestApp;
   let smtp: FakeSmtp;
-  let repo: GitFixture;
-  const moved = () => `${repo.dir}.moved`;
 
   beforeAll(async () => {
-    smtp = await new FakeSmtp().start();
-    t = await createTestApp({ SMTP_URL: smtp.url });
-    repo = new GitFixture('acme/retried').release('1.0.0');
-    await addSyncedPackage(t, 'acme/retried', repo.url);
-    const set = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/v1/settings',
-      headers: t.admin,
-      payload: { notification_emails: ['ops@vendor.test'] },
-    });
-    expect(set.statusCode).toBe(200);
-    fs.renameSync(repo.dir, moved());
+    r = await mailingRegistry('acme/retried', ['ops@vendor.test']);
+    ({ t, smtp } = r);
+    fs.renameSync(r.repo.dir, r.moved);
   });
   afterAll(async () => {
-    await t.close();
-    await smtp.stop();
-    if (fs.existsSync(moved())) fs.renameSync(moved(), repo.dir);
-    repo.remove();
+    if (fs.existsSync(r.moved)) fs.renameSync(r.moved, r.repo.dir);
+    await r.close();
   });
 
   it('does not mail one sync whose three attempts failed', async () => {
@@ -75,22 +62,5 @@ describe('"failed to sync three times in a row" counts syncs, not attempts', () 
     expect(smtp.received[0]!.mail.subject).toBe(
       '[Packyard] acme/retried failed to sync 3 times in a row',
     );
-  });
-
-  it('starts the count again after a successful sync', async () => {
-    fs.renameSync(moved(), repo.dir);
-    await syncOk(t, 'acme/retried');
-    fs.renameSync(repo.dir, moved());
-    await failedSync(t, 'acme/retried');
-    await failedSync(t, 'acme/retried');
-    await notifierIdle(t);
-    expect(smtp.received).toHaveLength(1);
-    await failedSync(t, 'acme/retried');
-    await waitFor(
-      async () => smtp.received.length,
-      (n) => n >= 2,
-    );
-    await notifierIdle(t);
-    expect(smtp.received).toHaveLength(2);
   });
 });
