@@ -4,13 +4,7 @@ import { GitError, type GitErrorKind } from './errors.js';
 import { Deadline, runGit, type RunResult } from './exec.js';
 import { remoteConfigEnv, type GitCredentials, type PinnedHost } from './credentials.js';
 import { readHead, type RepositoryRefs } from './refs.js';
-import {
-  parseListing,
-  readLooseRefs,
-  readRefFiles,
-  refsOfListing,
-  type RemoteListing,
-} from './ref-files.js';
+import { parseListing, readRefFiles, refsOfListing, type RemoteListing } from './ref-files.js';
 
 export interface MirrorOptions {
   /** Budget for the whole operation (all git invocations together). Default 120 s. */
@@ -23,10 +17,10 @@ export interface MirrorOptions {
 
 /**
  * Creates (`git clone --mirror`) or updates a bare mirror of `url` in `dir`. An update lists the
- * remote's refs, fetches only those that moved and deletes those gone (a plain `git fetch
- * --prune` when that cannot be done exactly), so a push of one tag fetches one tag. Answers the
- * mirror's refs when the update knows them exactly (else null: ask listRefs). A failed first
- * clone leaves nothing behind; a failed update leaves the previous mirror as it was.
+ * remote's refs while one `git fetch --prune` brings what moved (only the new objects: a push of
+ * one tag fetches one tag) and deletes what is gone. Answers the mirror's refs when the listing
+ * and the mirror agree (else null: ask listRefs). A failed first clone leaves nothing behind; a
+ * failed update leaves the previous mirror as it was.
  */
 export async function mirrorRepository(
   url: string,
@@ -115,12 +109,19 @@ async function updateMirror(talk: Remote, gitDir: string): Promise<RepositoryRef
   };
   if (current !== url) await setUrl(url);
   try {
-    const listing = parseListing(
-      (await remote(talk, ['ls-remote', '--symref', 'origin'], gitDir)).stdout.toString('utf8'),
-    );
-    const refs = await fetchMoved(talk, gitDir, listing);
+    // One listing (for HEAD and peeled tags) and one fetch of whatever moved, at the same time:
+    // a push of one tag costs the slower of the two, not their sum.
+    const [listed] = await Promise.all([
+      remote(talk, ['ls-remote', '--symref', 'origin'], gitDir),
+      remote(
+        talk,
+        ['fetch', '--prune', '--atomic', '--quiet', '--no-write-fetch-head', 'origin'],
+        gitDir,
+      ),
+    ]);
+    const listing = parseListing(listed.stdout.toString('utf8'));
     await followHead(talk, gitDir, listing.head);
-    return refs;
+    return await refsIfListed(gitDir, listing);
   } catch (err) {
     // Keep config consistent with the refs we still have.
     if (current !== url && current !== '') await setUrl(current).catch(() => {});
@@ -153,48 +154,15 @@ async function originUrl(gitDir: string): Promise<string | undefined> {
   return found;
 }
 
-/** More moved refs than this are fetched by one plain `git fetch --prune` of everything. */
-const MAX_MOVED = 100;
-
 /**
- * Brings the mirror's refs to `listing`: fetches the refs that moved, deletes the refs that are
- * gone. Answers the refs when the mirror then holds exactly the listing; null when it fell back
- * to a whole fetch or the remote moved meanwhile (listRefs must read them then).
+ * The refs of `listing` when the mirror now holds exactly them (read from its ref files); null
+ * when the remote moved between the listing and the fetch, or the files cannot be read plainly
+ * (listRefs must ask git then).
  */
-async function fetchMoved(
-  talk: Remote,
+async function refsIfListed(
   gitDir: string,
   listing: RemoteListing,
 ): Promise<RepositoryRefs | null> {
-  const local = await readRefFiles(gitDir);
-  const moved = [...listing.refs].filter(([name, oid]) => local?.get(name) !== oid);
-  const gone = [...(local?.keys() ?? [])].filter((name) => !listing.refs.has(name));
-  if (!local || moved.length > MAX_MOVED) {
-    await remote(talk, ['fetch', '--prune', '--quiet', 'origin'], gitDir);
-    return null;
-  }
-  if (moved.length > 0) {
-    const specs = moved.map(([name]) => `+${name}:${name}`);
-    await remote(talk, ['fetch', '--quiet', '--no-tags', 'origin', ...specs], gitDir);
-  }
-  if (gone.length > 0) {
-    await runGit(['update-ref', '--stdin'], {
-      gitDir,
-      input: gone.map((name) => `delete ${name}\n`).join(''),
-      timeoutMs: talk.deadline.remaining(),
-    });
-  }
-  if (moved.length === 0 && gone.length === 0) return refsOfListing(listing);
-  // The fetch writes each ref it moved as a loose file: reading those is enough to know the
-  // mirror now holds the listing, unless refs went away or were packed meanwhile.
-  const loose =
-    gone.length === 0 &&
-    (await readLooseRefs(
-      gitDir,
-      moved.map(([name]) => name),
-    ));
-  if (loose)
-    return moved.every(([name, oid]) => loose.get(name) === oid) ? refsOfListing(listing) : null;
   const after = await readRefFiles(gitDir);
   const exact =
     after !== null &&

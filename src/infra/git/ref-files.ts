@@ -50,23 +50,6 @@ export async function readRefFiles(gitDir: string): Promise<Map<string, string> 
   }
 }
 
-/** The loose files of `names` (name -> object id); null when one is missing or unreadable. */
-export async function readLooseRefs(
-  gitDir: string,
-  names: readonly string[],
-): Promise<Map<string, string> | null> {
-  const refs = new Map<string, string>();
-  for (const name of names) {
-    const oid = await fs.readFile(path.join(gitDir, name), 'utf8').then(
-      (text) => text.trim(),
-      () => null,
-    );
-    if (oid === null || !OID.test(oid)) return null;
-    refs.set(name, oid);
-  }
-  return refs;
-}
-
 /** What `git ls-remote --symref <remote>` answered: every ref, peeled tags, and HEAD's branch. */
 export interface RemoteListing {
   refs: Map<string, string>;
