@@ -1,5 +1,6 @@
 import type { Deps } from '../../context.js';
-import { lastEventId, listEvents } from './store.js';
+import { newestEventId } from './newest.js';
+import { listEvents } from './store.js';
 import type { EventDto, EventType } from './types.js';
 
 /**
@@ -58,7 +59,7 @@ export class LiveEvents {
         ready: Promise.resolve(),
         listeners: new Set(),
       };
-      created.ready = lastEventId(this.deps.db, tenantId).then((id) => {
+      created.ready = newestEventId(this.deps.db, tenantId).then((id) => {
         created.cursor = id;
       });
       this.tails.set(tenantId, created);

@@ -48,15 +48,3 @@ export async function deleteEventsBefore(db: Db, tenantId: string, before: strin
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** The id of the tenant's newest event, or null without any: where a live reader starts. */
-export async function lastEventId(db: Db, tenantId: string): Promise<string | null> {
-  const row = await forTenant(db, tenantId)
-    .selectFrom('events')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? null;
-}

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/connection.js';
-import { RECIPIENTS_KEY, newestEventId, readSetting, writeCursor, writeSetting } from './store.js';
+import { newestEventId } from '../events/newest.js';
+import { RECIPIENTS_KEY, readSetting, writeCursor, writeSetting } from './store.js';
 
 // The `notification_emails` setting (docs/notifications.md): the settings area reads and writes
 // it through this module, never through the notifier's store.

@@ -45,17 +45,6 @@ export function writeCursor(db: Db, tenantId: string, eventId: string): Promise<
   return writeSetting(db, tenantId, CURSOR_KEY, eventId);
 }
 
-export async function newestEventId(db: Db, tenantId: string): Promise<string | null> {
-  const row = await forTenant(db, tenantId)
-    .selectFrom('events')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? null;
-}
-
 /**
  * The outcomes of the package's latest syncs up to `eventId` (included), newest first, at most
  * `count`: `failed` or `ok`, from its `package.synced` events. Failed attempts the task tried
