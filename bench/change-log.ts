@@ -7,10 +7,7 @@
  * requests per case. Prints p50/p99 in milliseconds.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ADMIN_TOKEN, call, readyz } from './http.js';
-import { ChildServer, freePort } from './processes.js';
+import { ADMIN_TOKEN, call, startServe } from './http.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 200);
@@ -37,25 +34,7 @@ async function timed(url: string, auth: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-changes-'));
-  const port = await freePort();
-  const server = await ChildServer.start({
-    label: 'changes',
-    port,
-    nodeArgs: ['bin/packyard.js', 'serve'],
-    env: {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      WEB_CONCURRENCY: '1',
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
-      RATE_LIMIT_COMPOSER_PER_MINUTE: '0',
-    },
-    ready: readyz,
-    timeoutMs: 90_000,
-  });
+  const { server, dataDir } = await startServe('changes', { RATE_LIMIT_COMPOSER_PER_MINUTE: '0' });
   try {
     const api = `${server.url}/api/v1`;
     const admin = `Bearer ${ADMIN_TOKEN}`;

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { ChildServer, freePort } from './processes.js';
 
 /** The admin token every benchmark's server is started with. */
 export const ADMIN_TOKEN = 'bench-root-admin-token-0123456789';
@@ -65,3 +69,33 @@ export async function call(
 
 /** A ChildServer's readiness probe: the server answers /readyz with 200. */
 export const readyz = async (url: string) => (await fetch(`${url}/readyz`)).ok;
+
+/**
+ * `packyard serve` for one benchmark: a free port, a new DATA_DIR (the caller removes it), the
+ * bench admin token, one process and no admin rate limit unless `env` says otherwise.
+ */
+export async function startServe(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<{ server: ChildServer; dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `packyard-${label}-`));
+  const port = await freePort();
+  const server = await ChildServer.start({
+    label,
+    port,
+    nodeArgs: ['bin/packyard.js', 'serve'],
+    env: {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      WEB_CONCURRENCY: '1',
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
+      ...env,
+    },
+    ready: readyz,
+    timeoutMs: 90_000,
+  });
+  return { server, dataDir };
+}

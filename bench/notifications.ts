@@ -10,36 +10,16 @@
  * Run with `node --import tsx bench/notifications.ts`. Prints p50/p99 in milliseconds.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { packageZip } from '../src/areas/artifacts/test-zips.js';
 import { FakeSmtp } from '../test/fakes/smtp.js';
-import { ADMIN_TOKEN, call, readyz } from './http.js';
-import { ChildServer, freePort, sleep } from './processes.js';
+import { call, startServe } from './http.js';
+import { sleep } from './processes.js';
 
 const MAILS = Number(process.env.MAILS ?? 50);
 
 async function main(): Promise<void> {
   const smtp = await new FakeSmtp().start();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-mail-'));
-  const port = await freePort();
-  const server = await ChildServer.start({
-    label: 'mail',
-    port,
-    nodeArgs: ['bin/packyard.js', 'serve'],
-    env: {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      WEB_CONCURRENCY: '1',
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
-      SMTP_URL: smtp.url,
-    },
-    ready: readyz,
-    timeoutMs: 90_000,
-  });
+  const { server, dataDir } = await startServe('mail', { SMTP_URL: smtp.url });
   try {
     const api = `${server.url}/api/v1`;
     await call(`${api}/packages`, 'POST', { name: 'bench/held', type: 'artifact' });

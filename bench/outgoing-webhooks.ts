@@ -14,10 +14,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { ADMIN_TOKEN, readyz, send } from './http.js';
-import { ChildServer, freePort } from './processes.js';
+import { send, startServe } from './http.js';
 
 const CHANGES = Number(process.env.CHANGES ?? 1000);
 const THROUGHPUT_CHANGES = Number(process.env.THROUGHPUT_CHANGES ?? 200);
@@ -69,26 +66,8 @@ async function startReceiver() {
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-webhooks-'));
-  const port = await freePort();
   const receiver = await startReceiver();
-  const server = await ChildServer.start({
-    label: 'webhooks',
-    port,
-    nodeArgs: ['bin/packyard.js', 'serve'],
-    env: {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      WEB_CONCURRENCY: '1',
-      EDITION: 'pro',
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
-    },
-    ready: readyz,
-    timeoutMs: 90_000,
-  });
+  const { server, dataDir } = await startServe('webhooks', { EDITION: 'pro' });
   const api = `${server.url}/api/v1`;
   const ok = async (method: string, url: string, body?: unknown) => {
     const res = await send(`${api}${url}`, method, body);

@@ -5,32 +5,12 @@
  * CHANGES (default 300) for more. Prints p50/p99 in milliseconds.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ADMIN_TOKEN, readyz, send } from './http.js';
-import { ChildServer, freePort } from './processes.js';
+import { send, startServe } from './http.js';
 
 const CHANGES = Number(process.env.CHANGES ?? 300);
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-writes-'));
-  const port = await freePort();
-  const server = await ChildServer.start({
-    label: 'writes',
-    port,
-    nodeArgs: ['bin/packyard.js', 'serve'],
-    env: {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      WEB_CONCURRENCY: '2',
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ADMIN_PER_MINUTE: '0',
-    },
-    ready: readyz,
-    timeoutMs: 90_000,
-  });
+  const { server, dataDir } = await startServe('writes', { WEB_CONCURRENCY: '2' });
   try {
     const api = `${server.url}/api/v1`;
     // Every request on a fresh connection, as a new user's curl sends it.
