@@ -20,6 +20,8 @@ import { packageRoutes } from './areas/packages/routes.js';
 import { artifactRoutes } from './areas/artifacts/routes.js';
 import { composerRoutes } from './areas/composer-repository/routes.js';
 import { createP2FastPath } from './areas/composer-repository/fast-path.js';
+import { answerConnectionsFirst } from './http/fast-connections.js';
+import type { FastConnectionStats } from './http/fast-connections.js';
 import { TenantResolver } from './areas/tenants/resolver.js';
 import { resolveTenantsByHost } from './areas/tenants/hook.js';
 import { tenantRoutes } from './areas/tenants/routes.js';
@@ -90,13 +92,18 @@ export async function buildApp({
     limits.fastPathGate,
     tenants ? (req) => tenants.peek(req.headers.host) : undefined,
   );
+  const fastConnections: FastConnectionStats = { answered: 0, handedOver: 0 };
   const app = Fastify({
     logger: withRedaction(logger),
     genReqId,
-    serverFactory: (handler) =>
-      http.createServer((req, res) => {
-        if (!p2FastPath(req, res)) handler(req, res);
-      }),
+    serverFactory: (handler) => {
+      const server = http.createServer((req, res) => {
+        if (!p2FastPath.viaNodeHttp(req, res)) handler(req, res);
+      });
+      // Cache hits on connections that start with them skip node:http's objects too.
+      answerConnectionsFirst(server, p2FastPath, fastConnections);
+      return server;
+    },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy ?? false,
     // Errors the router raises (bad percent-encoding, over-long parameters) get the contract's body.
@@ -111,6 +118,7 @@ export async function buildApp({
 
   app.decorate('services', services);
   app.decorate('p2FastPath', p2FastPath);
+  app.decorate('fastConnections', fastConnections);
   const metrics = createMetrics(services, p2FastPath, { processMetrics });
   app.addHook('onRequest', echoRequestId);
   if (tenants && config.baseDomain) {

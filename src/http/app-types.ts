@@ -7,12 +7,15 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
+import type { FastConnectionStats } from './fast-connections.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     /** Answers p2 cache hits before routing (src/areas/composer-repository/fast-path.ts). */
     p2FastPath: { hits: number };
+    /** What the connection layer under node:http answered and handed over (fast-connections.ts). */
+    fastConnections: FastConnectionStats;
   }
 }
 

@@ -69,12 +69,12 @@ export function createMetrics(
     registers: [registry],
   });
 
-  // The p2 fast path answers before Fastify (src/areas/composer-repository/fast-path.ts) and only bumps a plain
+  // The metadata fast path answers before Fastify (src/areas/composer-repository/fast-path.ts) and only bumps a plain
   // number; the counter catches up with it at scrape time, so the hot path pays nothing.
   let fastPathSeen = 0;
   new Counter({
     name: 'packyard_p2_fast_path_responses_total',
-    help: 'p2 metadata requests answered from the response cache before routing (200 and 304)',
+    help: 'Metadata requests (packages.json and p2) answered from the response cache before routing',
     registers: [registry],
     collect() {
       const hits = fastPath.hits;

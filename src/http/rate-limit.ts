@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
@@ -12,6 +11,7 @@ import { RedisBatchedCounter } from '../infra/redis-batched-counter.js';
 import type { HitCounter } from '../infra/cluster-counter.js';
 import { mapError } from './error-mapper.js';
 import type { App } from './app-types.js';
+import type { FastAnswer } from './fast-answer.js';
 
 /** Limits count requests per this window (docs/operations.md: "per minute"). */
 export const RATE_WINDOW_MS = 60_000;
@@ -43,17 +43,14 @@ export function rateLimitedError(max: number, retryAfterSeconds: number): AppErr
   );
 }
 
-/** What the p2 fast path does with a cache hit: answer it, or it was answered 429. */
-export type FastPathVerdict = 'pass' | 'limited';
 /**
- * Counts a p2 cache hit; on 'pass' it has appended its RateLimit headers to `headers` (a flat
- * name, value list for `writeHead`), on 'limited' it has answered 429 itself.
+ * Counts a metadata cache hit of the fast path: 'pass' after appending its RateLimit headers to
+ * `headers` (a flat name, value list for `writeHead`), or the 429 answer to send instead.
  */
 export type FastPathGate = (
   secretDigest: string,
-  res: ServerResponse,
   headers: (string | number)[],
-) => FastPathVerdict | Promise<'pass' | 'limited'>;
+) => 'pass' | FastAnswer | Promise<'pass' | FastAnswer>;
 
 export interface RateLimiting {
   /** Limits every route of the scope; call first, before the scope's other hooks and routes. */
@@ -72,16 +69,12 @@ export interface RateLimitSettings {
   onRedisError?: (err: Error) => void;
 }
 
-/**
- * A p2 cache hit's count against the Composer limit: RateLimit headers appended on 'pass', or
- * the 429 answered here.
- */
+/** A metadata cache hit's count against the Composer limit: 'pass' with its headers, or 429. */
 function fastPathVerdict(
   max: number,
   { current, ttl }: { current: number; ttl: number },
-  res: ServerResponse,
   headers: (string | number)[],
-): 'pass' | 'limited' {
+): 'pass' | FastAnswer {
   const reset = Math.ceil(ttl / 1000);
   headers.push(
     'ratelimit-limit',
@@ -92,19 +85,10 @@ function fastPathVerdict(
     reset,
   );
   if (current <= max) return 'pass';
-  const body = JSON.stringify(mapError(rateLimitedError(max, reset)).body);
-  res
-    .writeHead(429, [
-      ...headers,
-      'retry-after',
-      String(reset),
-      'content-type',
-      'application/json; charset=utf-8',
-      'content-length',
-      Buffer.byteLength(body),
-    ])
-    .end(body);
-  return 'limited';
+  const body = Buffer.from(JSON.stringify(mapError(rateLimitedError(max, reset)).body));
+  headers.push('retry-after', String(reset), 'content-type', 'application/json; charset=utf-8');
+  headers.push('content-length', body.length);
+  return { status: 429, headers, body };
 }
 
 /**
@@ -160,11 +144,8 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
   const composerMax = limits.composer;
   let fastPathGate: FastPathGate | undefined;
   if (composerMax > 0) {
-    const counted = (
-      count: { current: number; ttl: number },
-      res: ServerResponse,
-      headers: (string | number)[],
-    ) => fastPathVerdict(composerMax, count, res, headers);
+    const counted = (count: { current: number; ttl: number }, headers: (string | number)[]) =>
+      fastPathVerdict(composerMax, count, headers);
     if (redis) {
       // Its own connection without an offline queue: while Redis is away a hit fails at once.
       const shared = new Redis(config.redisUrl!, {
@@ -179,15 +160,15 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
         RATE_WINDOW_MS,
         onRedisError,
       );
-      fastPathGate = (secretDigest, res, headers) => {
+      fastPathGate = (secretDigest, headers) => {
         const count = counter.hit(tokenKey(secretDigest));
         return count instanceof Promise
-          ? count.then((c) => counted(c, res, headers))
-          : counted(count, res, headers);
+          ? count.then((c) => counted(c, headers))
+          : counted(count, headers);
       };
     } else {
-      fastPathGate = (secretDigest, res, headers) =>
-        counted(counters.composer.hit(tokenKey(secretDigest)), res, headers);
+      fastPathGate = (secretDigest, headers) =>
+        counted(counters.composer.hit(tokenKey(secretDigest)), headers);
     }
   }
 

@@ -6,6 +6,8 @@ import type { MetadataKind } from '../../composer/metadata.js';
 import { acceptsGzip, gzipped, isFresh } from './response-cache.js';
 import type { RenderedDocument, ResponseCache } from './response-cache.js';
 import type { FastPathGate } from '../../http/rate-limit.js';
+import { writeFastAnswer } from '../../http/fast-answer.js';
+import type { FastAnswer, FastRequest } from '../../http/fast-answer.js';
 
 /**
  * The canonical path of a p2 document, which its answer is cached under in an audience: a
@@ -15,67 +17,75 @@ export function p2Path(name: string, kind: MetadataKind): string {
   return kind === 'dev' ? `/p2/${name}~dev.json` : `/p2/${name}.json`;
 }
 
-function answer(
-  req: IncomingMessage,
-  res: ServerResponse,
-  doc: RenderedDocument,
-  headers: (string | number)[],
-): void {
+/** The root document's path; its answer is cached in the audience like p2's. */
+const ROOT_PATH = '/packages.json';
+
+function answer(req: FastRequest, doc: RenderedDocument, headers: (string | number)[]) {
   const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipped(doc) : null;
   headers.push('etag', gzip ? gzip.etag : doc.etag, 'vary', 'Accept-Encoding');
-  if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
-    res.writeHead(304, headers).end();
-  } else if (gzip) {
-    headers.push('content-type', 'application/json', 'content-encoding', 'gzip');
-    headers.push('content-length', gzip.body.length);
-    res.writeHead(200, headers).end(gzip.body);
-  } else {
-    headers.push('content-type', 'application/json', 'content-length', doc.body.length);
-    res.writeHead(200, headers).end(doc.body);
-  }
   doc.onServe?.();
+  if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
+    return { status: 304, headers } satisfies FastAnswer;
+  }
+  const body = gzip ? gzip.body : doc.body;
+  headers.push('content-type', 'application/json');
+  if (gzip) headers.push('content-encoding', 'gzip');
+  headers.push('content-length', body.length);
+  return { status: 200, headers, body } satisfies FastAnswer;
 }
 
 /**
- * Answers a p2 request straight from the response cache, before Fastify routes it: metadata
- * requests are most of a registry's traffic, and for a cache hit the framework's per-request
- * work costs more than the answer itself. Returns false (and touches nothing) for anything it
- * does not answer: the request then takes the normal route, which fills the cache.
+ * Answers metadata requests (`/packages.json` and p2) straight from the response cache, before
+ * Fastify routes them: they are most of a registry's traffic, and for a cache hit the framework's
+ * per-request work costs more than the answer itself. The same answers as the routed cache hit
+ * (routes.ts `cached`). Returns null (and touches nothing) for anything it does not answer: the
+ * request then takes the normal route, which fills the cache. Both transports use it: node:http
+ * (`viaNodeHttp`) and the connection layer of src/http/fast-connections.ts.
  */
 export function createP2FastPath(
   cache: ResponseCache,
   rateLimit?: FastPathGate,
   /** Cloud: the tenant of the request's host when known without waiting, else null. */
-  tenantOf?: (req: IncomingMessage) => string | null,
+  tenantOf?: (req: FastRequest) => string | null,
 ) {
-  const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
+  const fastPath = (req: FastRequest): FastAnswer | Promise<FastAnswer> | null => {
     const url = req.url;
-    if (req.method !== 'GET' || !url?.startsWith('/p2/')) return false;
+    if (req.method !== 'GET' || !url || !(url.startsWith('/p2/') || url === ROOT_PATH)) {
+      return null;
+    }
     let secret: string;
     try {
       secret = customerSecret(req.headers.authorization);
     } catch {
-      return false;
+      return null;
     }
     const tenantId = tenantOf ? tenantOf(req) : DEFAULT_TENANT_ID;
-    if (tenantId === null) return false;
+    if (tenantId === null) return null;
     const secretDigest = digest(secret);
     // Only canonical paths are ever cached, so any other spelling simply misses.
     const doc = cache.hit(tenantId, secretDigest, url);
-    if (!doc) return false;
+    if (!doc) return null;
     // Counted against the Composer rate limit like routed requests (src/http/rate-limit.ts).
     const headers: (string | number)[] = ['last-modified', doc.lastModified];
-    const verdict = rateLimit ? rateLimit(secretDigest, res, headers) : 'pass';
+    const verdict = rateLimit ? rateLimit(secretDigest, headers) : 'pass';
     fastPath.hits++;
     // With Redis, a token this node has not heard about lately is counted first (one round trip).
     if (verdict instanceof Promise) {
-      void verdict.then((v) => v === 'pass' && answer(req, res, doc, headers));
-    } else if (verdict === 'pass') {
-      answer(req, res, doc, headers);
+      return verdict.then((v) => (v === 'pass' ? answer(req, doc, headers) : v));
     }
+    return verdict === 'pass' ? answer(req, doc, headers) : verdict;
+  };
+  /** Requests answered here, over either transport (for metrics and tests). */
+  fastPath.hits = 0;
+  /** The same over node:http: false when the request must take the route. */
+  fastPath.viaNodeHttp = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const result = fastPath(req);
+    if (result === null) return false;
+    if (result instanceof Promise) void result.then((a) => writeFastAnswer(res, a));
+    else writeFastAnswer(res, result);
     return true;
   };
-  /** Requests answered here (for metrics and tests). */
-  fastPath.hits = 0;
   return fastPath;
 }
+
+export type MetadataFastPath = ReturnType<typeof createP2FastPath>;

@@ -1,0 +1,32 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+
+/**
+ * An answer made before the framework sees the request (the metadata fast path), in a form both
+ * transports write: node:http's ServerResponse and the connection layer of fast-connections.ts.
+ */
+export interface FastAnswer {
+  status: 200 | 304 | 429;
+  /** Flat name, value list, as `writeHead` takes it; Date and Connection are the transport's. */
+  headers: (string | number)[];
+  body?: Buffer;
+}
+
+/** The request as the fast path reads it: the method, the target and a few headers. */
+export interface FastRequest {
+  method?: string;
+  url?: string;
+  headers: Pick<
+    IncomingHttpHeaders,
+    'authorization' | 'host' | 'accept-encoding' | 'if-none-match' | 'if-modified-since'
+  >;
+}
+
+/**
+ * Answers a request from memory, or returns null when it does not (and has touched nothing): the
+ * request then takes the framework's route. A Promise when a shared counter must be asked first.
+ */
+export type FastAnswerer = (req: FastRequest) => FastAnswer | Promise<FastAnswer> | null;
+
+export function writeFastAnswer(res: ServerResponse, answer: FastAnswer): void {
+  res.writeHead(answer.status, answer.headers).end(answer.body);
+}

@@ -1,0 +1,238 @@
+import type http from 'node:http';
+import type net from 'node:net';
+import type { FastAnswer, FastAnswerer, FastRequest } from './fast-answer.js';
+
+/**
+ * The connection layer under node:http for metadata cache hits (docs/composer.md, "Caching and archives"). Every new connection is read here first: a request that is a plain
+ * `GET` the fast path answers from memory is answered on the socket directly, without node:http's
+ * request and response objects, which cost more than the answer. The first request that is
+ * anything else (another method or path, a body, an upgrade, HTTP/1.0, a header this parser does
+ * not read plainly, a cache miss) hands the connection, with every byte not yet answered, to
+ * node:http for good, at a request boundary and with no answer pending. So the framework sees
+ * each request it gets exactly as the client sent it, and this parser never has to be complete:
+ * only strict.
+ */
+
+/** A head longer than this goes to node:http, which applies its own limit (431). */
+const MAX_HEAD_BYTES = 8 * 1024;
+const END_OF_HEAD = Buffer.from('\r\n\r\n');
+const REASONS: Record<FastAnswer['status'], string> = {
+  200: 'OK',
+  304: 'Not Modified',
+  429: 'Too Many Requests',
+};
+/** Printable ASCII, tab and the line ends: anything else in a head goes to node:http. */
+const PLAIN_HEAD = /^[\t\r\n\x20-\x7e]*$/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const REQUEST_LINE = /^GET (\/[^ ]*) HTTP\/1\.1$/;
+/** The headers the fast path reads; a repeated one goes to node:http (which has its rules). */
+const READ = new Set([
+  'authorization',
+  'host',
+  'accept-encoding',
+  'if-none-match',
+  'if-modified-since',
+]);
+/** Headers that change how a request is framed or answered: such requests go to node:http. */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te']);
+
+interface Head {
+  request: FastRequest;
+  /** `Connection: close`: the connection ends after the answer. */
+  close: boolean;
+}
+
+/** The request head (without its final empty line), or null when node:http must read it. */
+export function parseHead(text: string): Head | null {
+  if (!PLAIN_HEAD.test(text)) return null;
+  const lines = text.split('\r\n');
+  const target = REQUEST_LINE.exec(lines[0]!);
+  if (!target) return null;
+  const headers: Record<string, string> = {};
+  let close = false;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon <= 0 || /[\r\n]/.test(line)) return null;
+    const rawName = line.slice(0, colon);
+    if (!TOKEN.test(rawName)) return null;
+    const name = rawName.toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (READ.has(name)) {
+      if (name in headers) return null;
+      headers[name] = value;
+    } else if (FRAMING.has(name)) {
+      return null;
+    } else if (name === 'connection') {
+      if (/upgrade/i.test(value)) return null;
+      if (/(^|[\s,])close([\s,]|$)/i.test(value)) close = true;
+    }
+  }
+  // HTTP/1.1 requires Host; node:http answers its absence with 400.
+  if (headers.host === undefined) return null;
+  return { request: { method: 'GET', url: target[1]!, headers }, close };
+}
+
+let dateSecond = -1;
+let dateValue = '';
+/** The Date header's value, made once a second. */
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateValue = new Date(second * 1000).toUTCString();
+  }
+  return dateValue;
+}
+
+function serialize(answer: FastAnswer, close: boolean): Buffer {
+  const { status, headers, body } = answer;
+  let head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n`;
+  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  head += `date: ${httpDate()}\r\nconnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
+  const bytes = Buffer.from(head, 'latin1');
+  return body ? Buffer.concat([bytes, body], bytes.length + body.length) : bytes;
+}
+
+/** What the layer did, for tests and benchmarks: answers it wrote, connections it handed over. */
+export interface FastConnectionStats {
+  answered: number;
+  handedOver: number;
+}
+
+/**
+ * Puts the fast connection layer in front of `server`'s own connection handling. Idle fast
+ * connections close with the server's keep-alive timeout and with `closeIdleConnections`.
+ */
+export function answerConnectionsFirst(
+  server: http.Server,
+  answerer: FastAnswerer,
+  stats: FastConnectionStats,
+): void {
+  const handlers = server.listeners('connection') as ((socket: net.Socket) => void)[];
+  server.removeAllListeners('connection');
+  const handOver = (socket: net.Socket) => {
+    for (const handler of handlers) handler.call(server, socket);
+  };
+  const live = new Set<FastConnection>();
+  server.on('connection', (socket: net.Socket) => {
+    const connection = new FastConnection(socket, server, answerer, handOver, live, stats);
+    live.add(connection);
+  });
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {
+    for (const connection of live) connection.closeIfIdle();
+    closeIdle();
+  };
+}
+
+class FastConnection {
+  private pending: Buffer | null = null;
+  /** An answer waits for a shared counter: nothing else is read or answered meanwhile. */
+  private waiting = false;
+  private done = false;
+  private readonly onData = (chunk: Buffer) => {
+    this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.serve();
+  };
+  private readonly onTimeout = () => {
+    if (!this.waiting) this.socket.destroy();
+  };
+  private readonly onDrain = () => {
+    this.socket.resume();
+    this.serve();
+  };
+  private readonly onEnd = () => this.leave();
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly server: http.Server,
+    private readonly answerer: FastAnswerer,
+    private readonly handOver: (socket: net.Socket) => void,
+    private readonly live: Set<FastConnection>,
+    private readonly stats: FastConnectionStats,
+  ) {
+    socket.setNoDelay(true);
+    socket.setTimeout(server.keepAliveTimeout || 5000);
+    socket.on('data', this.onData);
+    socket.on('timeout', this.onTimeout);
+    socket.on('drain', this.onDrain);
+    socket.on('error', this.onEnd);
+    socket.on('close', this.onEnd);
+  }
+
+  closeIfIdle(): void {
+    if (!this.waiting && !this.pending) this.socket.destroy();
+  }
+
+  /** Answers the complete requests buffered, in order, until one must go to node:http. */
+  private serve(): void {
+    const socket = this.socket;
+    socket.cork();
+    try {
+      while (this.pending && !this.waiting && !this.done && !socket.writableNeedDrain) {
+        const pending = this.pending;
+        const end = pending.indexOf(END_OF_HEAD);
+        if (end < 0) {
+          if (pending.length > MAX_HEAD_BYTES) this.handOverNow();
+          return;
+        }
+        if (end > MAX_HEAD_BYTES) return this.handOverNow();
+        const head = parseHead(pending.toString('latin1', 0, end));
+        const result = head ? this.answerer(head.request) : null;
+        if (!head || result === null) return this.handOverNow();
+        this.pending = end + 4 < pending.length ? pending.subarray(end + 4) : null;
+        // The server is closing: this answer is the connection's last, as node:http does.
+        const close = head.close || !this.server.listening;
+        if (result instanceof Promise) {
+          this.waiting = true;
+          result.then(
+            (answer) => {
+              this.waiting = false;
+              this.send(answer, close);
+              this.serve();
+            },
+            () => socket.destroy(),
+          );
+          return;
+        }
+        this.send(result, close);
+      }
+      if (socket.writableNeedDrain) socket.pause();
+    } finally {
+      socket.uncork();
+    }
+  }
+
+  private send(answer: FastAnswer, close: boolean): void {
+    if (this.done || this.socket.destroyed) return;
+    this.stats.answered++;
+    this.socket.write(serialize(answer, close));
+    if (close) {
+      this.done = true;
+      this.socket.end();
+    }
+  }
+
+  private handOverNow(): void {
+    const socket = this.socket;
+    this.stats.handedOver++;
+    this.leave();
+    socket.off('data', this.onData);
+    socket.off('timeout', this.onTimeout);
+    socket.off('drain', this.onDrain);
+    socket.off('error', this.onEnd);
+    socket.off('close', this.onEnd);
+    socket.setTimeout(0);
+    if (this.pending) socket.unshift(this.pending);
+    this.pending = null;
+    // node:http's 'data' listener gets the bytes unshifted here on the next tick, before any the
+    // socket reads later (those come from a later I/O callback), so requests stay in order.
+    this.handOver(socket);
+  }
+
+  private leave(): void {
+    this.live.delete(this);
+  }
+}
