@@ -21,18 +21,21 @@ const REASONS: Record<FastAnswer['status'], string> = {
   304: 'Not Modified',
   429: 'Too Many Requests',
 };
-/** Printable ASCII, tab and the line ends: anything else in a head goes to node:http. */
-const PLAIN_HEAD = /^[\t\r\n\x20-\x7e]*$/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const REQUEST_LINE = /^GET (\/[^ ]*) HTTP\/1\.1$/;
+/**
+ * A whole head this parser reads: `GET <origin-form target> HTTP/1.1`, then header lines of a
+ * token name, a colon and printable ASCII or tab, separated by CRLF. Anything else (a bare CR or
+ * LF, a folded line, a space before the colon, a byte outside printable ASCII) goes to node:http.
+ */
+const HEAD = /^GET (\/[!-~]*) HTTP\/1\.1((?:\r\n[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e]*)*)$/;
 /** The headers the fast path reads; a repeated one goes to node:http (which has its rules). */
-const READ = new Set([
+const READ_NAMES = [
   'authorization',
   'host',
   'accept-encoding',
   'if-none-match',
   'if-modified-since',
-]);
+] as const;
+const READ = new Set<string>(READ_NAMES);
 /** Headers that change how a request is framed or answered: such requests go to node:http. */
 const FRAMING = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te']);
 
@@ -44,33 +47,40 @@ interface Head {
 
 /** The request head (without its final empty line), or null when node:http must read it. */
 export function parseHead(text: string): Head | null {
-  if (!PLAIN_HEAD.test(text)) return null;
-  const lines = text.split('\r\n');
-  const target = REQUEST_LINE.exec(lines[0]!);
-  if (!target) return null;
-  const headers: Record<string, string> = {};
+  const match = HEAD.exec(text);
+  if (!match) return null;
+  // One shape for every request's headers (the fast path reads them on every answer).
+  const headers: Record<(typeof READ_NAMES)[number], string | undefined> = {
+    authorization: undefined,
+    host: undefined,
+    'accept-encoding': undefined,
+    'if-none-match': undefined,
+    'if-modified-since': undefined,
+  };
   let close = false;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    if (colon <= 0 || /[\r\n]/.test(line)) return null;
-    const rawName = line.slice(0, colon);
-    if (!TOKEN.test(rawName)) return null;
-    const name = rawName.toLowerCase();
-    const value = line.slice(colon + 1).trim();
+  const lines = match[2]!;
+  // Each header line starts after a CRLF; the regular expression has checked every byte.
+  for (let start = 2; start < lines.length;) {
+    let end = lines.indexOf('\r\n', start);
+    if (end < 0) end = lines.length;
+    const colon = lines.indexOf(':', start);
+    const name = lines.slice(start, colon).toLowerCase();
+    start = end + 2;
     if (READ.has(name)) {
-      if (name in headers) return null;
-      headers[name] = value;
+      const known = name as (typeof READ_NAMES)[number];
+      if (headers[known] !== undefined) return null;
+      headers[known] = lines.slice(colon + 1, end).trim();
     } else if (FRAMING.has(name)) {
       return null;
     } else if (name === 'connection') {
+      const value = lines.slice(colon + 1, end);
       if (/upgrade/i.test(value)) return null;
       if (/(^|[\s,])close([\s,]|$)/i.test(value)) close = true;
     }
   }
   // HTTP/1.1 requires Host; node:http answers its absence with 400.
   if (headers.host === undefined) return null;
-  return { request: { method: 'GET', url: target[1]!, headers }, close };
+  return { request: { method: 'GET', url: match[1]!, headers }, close };
 }
 
 let dateSecond = -1;
@@ -86,13 +96,21 @@ function httpDate(): string {
   return dateValue;
 }
 
-function serialize(answer: FastAnswer, close: boolean): Buffer {
+/** Bodies up to this size go out in one buffer with the head; larger ones beside it (writev). */
+const COPY_MAX_BYTES = 8 * 1024;
+
+function write(socket: net.Socket, answer: FastAnswer, close: boolean): void {
   const { status, headers, body } = answer;
   let head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n`;
   for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
   head += `date: ${httpDate()}\r\nconnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
+  if (body && body.length > COPY_MAX_BYTES) {
+    socket.write(head, 'latin1');
+    socket.write(body);
+    return;
+  }
   const bytes = Buffer.from(head, 'latin1');
-  return body ? Buffer.concat([bytes, body], bytes.length + body.length) : bytes;
+  socket.write(body ? Buffer.concat([bytes, body], bytes.length + body.length) : bytes);
 }
 
 /** What the layer did, for tests and benchmarks: answers it wrote, connections it handed over. */
@@ -208,7 +226,7 @@ class FastConnection {
   private send(answer: FastAnswer, close: boolean): void {
     if (this.done || this.socket.destroyed) return;
     this.stats.answered++;
-    this.socket.write(serialize(answer, close));
+    write(this.socket, answer, close);
     if (close) {
       this.done = true;
       this.socket.end();

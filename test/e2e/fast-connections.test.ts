@@ -18,7 +18,8 @@ beforeAll(async () => {
   s = await startServer();
   port = Number(new URL(s.url).port);
   repo = new GitFixture('acme/conn');
-  repo.release('1.0.0').release('1.1.0');
+  // A long description: the document is larger than what goes out in one buffer with its head.
+  repo.release('1.0.0').release('1.1.0', { description: 'x'.repeat(20_000) });
   await addSyncedPackage(s, 'acme/conn', repo.url);
   const customer = await createCustomer(s, 'Conn');
   const api = adminApi(s);
@@ -121,6 +122,7 @@ describe('the connection layer under node:http', () => {
     expect(s.app.fastConnections.answered).toBe(answered + 2);
     const [p2, root] = answers;
     expect(p2!.status).toBe(200);
+    expect(p2!.body.length).toBeGreaterThan(8 * 1024);
     expect(p2!.body.toString()).toBe(await routed.text());
     for (const name of ['etag', 'last-modified', 'content-type', 'vary']) {
       expect(p2!.headers[name], name).toBe(
