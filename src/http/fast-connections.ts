@@ -150,6 +150,8 @@ class FastConnection {
   /** An answer waits for a shared counter: nothing else is read or answered meanwhile. */
   private waiting = false;
   private done = false;
+  /** When the head still incomplete in `pending` began to arrive (0: none is). */
+  private headSince = 0;
   private readonly onData = (chunk: Buffer) => {
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.serve();
@@ -193,9 +195,13 @@ class FastConnection {
         const pending = this.pending;
         const end = pending.indexOf(END_OF_HEAD);
         if (end < 0) {
-          if (pending.length > MAX_HEAD_BYTES) this.handOverNow();
+          if (pending.length > MAX_HEAD_BYTES) return this.handOverNow();
+          // A head that trickles in for longer than node:http allows a head to take ends here.
+          this.headSince ||= Date.now();
+          if (Date.now() - this.headSince > this.server.headersTimeout) socket.destroy();
           return;
         }
+        this.headSince = 0;
         if (end > MAX_HEAD_BYTES) return this.handOverNow();
         const head = parseHead(pending.toString('latin1', 0, end));
         const result = head ? this.answerer(head.request) : null;

@@ -203,6 +203,30 @@ describe('the connection layer under node:http', () => {
     await expect.poll(() => closed || answers.length === 1).toBe(true);
   });
 
+  it('closes a connection whose head trickles in longer than the headers timeout', async () => {
+    const timeout = s.app.server.headersTimeout;
+    s.app.server.headersTimeout = 300;
+    const socket = net.connect(port, '127.0.0.1');
+    const request = get('/p2/acme/conn.json');
+    let sent = 0;
+    const trickle = setInterval(() => {
+      if (sent < request.length - 4) socket.write(request[sent++]!);
+    }, 20);
+    try {
+      const closedAfter = await new Promise<number>((resolve) => {
+        const started = Date.now();
+        socket.on('close', () => resolve(Date.now() - started));
+        socket.on('error', () => {});
+      });
+      expect(closedAfter).toBeGreaterThanOrEqual(300);
+      expect(sent).toBeLessThan(request.length - 4);
+    } finally {
+      clearInterval(trickle);
+      s.app.server.headersTimeout = timeout;
+      socket.destroy();
+    }
+  });
+
   it('leaves malformed and unusual requests to node:http', async () => {
     const bad = await exchange(['GET /p2/acme/conn.json HTTP/1.1\r\nBad Header: x\r\n\r\n'], 1);
     expect(bad.answers[0]!.status).toBe(400);
