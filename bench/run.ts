@@ -8,7 +8,8 @@
  * (j) the 100,000-package scale figures (bench/scale.ts, SQLite and PostgreSQL); (k) the mixed
  * load on two web nodes and a worker (bench/mixed.ts, PostgreSQL, Redis and s3rver).
  * Settings (environment): BENCH_SECONDS (10) per measured run, BENCH_ROUNDS (2) interleaved
- * rounds per catalogue, BENCH_CONNECTIONS (50), BENCH_CPU_PROF=1 to profile the servers.
+ * rounds per catalogue, BENCH_CONNECTIONS (50), BENCH_CPU_PROF=1 to profile the servers,
+ * BENCH_ONLY=p2 for sections (a), (b) and (d) alone.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -66,6 +67,17 @@ async function captureBodies(
       `tags visible each (${constraint}), ${fmt.kb(size)} body`,
   );
   return bodies;
+}
+
+function printMemory(runs: Served[], memory: ReturnType<ChildServer['memory']>[]): void {
+  heading('(d) server memory (VmRSS from /proc/<pid>/status after the load)');
+  runs.forEach((run, i) => {
+    const m = memory[i];
+    item(
+      `${fmt.int(run.catalogue.packages)} packages`,
+      m ? `${fmt.mb(m.rss)} (peak ${fmt.mb(m.peak)})` : 'n/a (no /proc)',
+    );
+  });
 }
 
 /** A seeded catalogue served by its own child process, with a customer token ready. */
@@ -194,6 +206,12 @@ async function main(): Promise<void> {
     item(`${fmt.int(s.largeCatalogue)} packages`, loadLine(largeLoad));
     item('difference in req/s', fmt.pct((largeLoad.rps - smallLoad.rps) / smallLoad.rps));
 
+    if (process.env.BENCH_ONLY === 'p2') {
+      // Sections (a), (b) and (d) alone: the rest have their own scripts (README, Benchmarks).
+      printMemory(served, memory);
+      return;
+    }
+
     heading(
       `(g) the yardstick: wrk, ${YARDSTICK_CONNECTIONS} connections, the same ${s.grants} p2 documents`,
     );
@@ -218,14 +236,7 @@ async function main(): Promise<void> {
     const scale = await benchScale();
     const mixed = await benchMixed();
 
-    heading('(d) server memory (VmRSS from /proc/<pid>/status after the load)');
-    [small, large].forEach((run, i) => {
-      const m = memory[i];
-      item(
-        `${fmt.int(run.catalogue.packages)} packages`,
-        m ? `${fmt.mb(m.rss)} (peak ${fmt.mb(m.peak)})` : 'n/a (no /proc)',
-      );
-    });
+    printMemory([small, large], memory);
 
     if (profiles) {
       for (const [name, run] of [
