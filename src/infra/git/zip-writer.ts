@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { deflateRawReused } from './zip-deflate.js';
 
 /**
  * A zip written the way `git archive --format=zip` (git 2.39, archive-zip.c) writes one: the same
@@ -40,7 +41,7 @@ export function makePiece(content: Buffer, symlink: boolean, deflated?: Buffer):
   if (symlink || content.length === 0) {
     return { crc, size: content.length, method: 0, data: content, nul };
   }
-  const packed = deflated ?? zlib.deflateRawSync(content, { level: DEFLATE_LEVEL });
+  const packed = deflated ?? deflateRawReused(content, DEFLATE_LEVEL);
   return packed.length >= content.length
     ? { crc, size: content.length, method: 0, data: content, nul }
     : { crc, size: content.length, method: 8, data: packed, nul };
