@@ -60,4 +60,20 @@ describe('ObjectReader', () => {
       await reader.close();
     }
   });
+
+  it('answers a small blob read again by its id from what it kept, honouring the limit', async () => {
+    const reader = new ObjectReader(dir);
+    try {
+      const small = await reader.read('HEAD:small.txt');
+      await Promise.all(Array.from({ length: 20 }, () => reader.read('HEAD:big.txt')));
+      const [again, limited] = await Promise.all([
+        reader.read(small!.oid),
+        reader.read(small!.oid, 3),
+      ]);
+      expect(again).toEqual(small);
+      expect(limited).toEqual({ oid: small!.oid, type: 'blob', size: 6, content: null });
+    } finally {
+      await reader.close();
+    }
+  });
 });

@@ -7,11 +7,13 @@ import { DEFAULT_TIMEOUT_MS, gitEnv } from './exec.js';
 const HEADER = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (blob|tree|commit|tag) (\d+)$/;
 const FULL_OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /**
- * Commits and trees kept after a read, by object id: a sync reads each tag's commit and root
- * tree for its analysis and again for its zips. Objects never change, so this cannot go stale.
+ * Small objects kept after a read, by object id: a sync reads each tag's commit, root tree and
+ * composer.json blob for its analysis and again for its zips. Objects never change, so this
+ * cannot go stale; it is bounded by count and by bytes.
  */
 const KEEP_ENTRIES = 20_000;
 const KEEP_OBJECT_BYTES = 16 * 1024;
+const KEEP_BYTES = 32 * 1024 * 1024;
 
 /** An object whose body was skipped: larger than the read allowed. */
 export interface TooLarge {
@@ -44,6 +46,7 @@ export class ObjectReader {
   private skip = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly kept = new Map<string, GitObject>();
+  private keptBytes = 0;
   private readonly timeoutMs: number;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = () =>
@@ -94,7 +97,11 @@ export class ObjectReader {
       );
     }
     const kept = FULL_OID.test(name) ? this.kept.get(name) : undefined;
-    if (kept) return Promise.resolve(kept);
+    if (kept) {
+      const { oid, type, content } = kept;
+      const size = content.length;
+      return Promise.resolve(size > maxBytes ? { oid, type, size, content: null } : kept);
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject, maxBytes });
       if (this.waiting.length === 1) this.arm();
@@ -202,9 +209,13 @@ export class ObjectReader {
   }
 
   private keep(obj: GitObject): void {
-    if (obj.type !== 'commit' && obj.type !== 'tree') return;
-    if (obj.content.length > KEEP_OBJECT_BYTES) return;
-    if (this.kept.size >= KEEP_ENTRIES) this.kept.clear();
+    if (obj.type === 'tag' || obj.content.length > KEEP_OBJECT_BYTES) return;
+    if (this.kept.has(obj.oid)) return;
+    if (this.kept.size >= KEEP_ENTRIES || this.keptBytes + obj.content.length > KEEP_BYTES) {
+      this.kept.clear();
+      this.keptBytes = 0;
+    }
+    this.keptBytes += obj.content.length;
     // A copy of its own: a small read's buffer is a slice of a shared pool it would keep alive.
     const content = Buffer.allocUnsafeSlow(obj.content.length);
     obj.content.copy(content);
