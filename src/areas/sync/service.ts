@@ -84,9 +84,10 @@ export class SyncService {
         credentials,
         pin,
       });
-      // The update knows the refs when it fetched exactly the moved ones; else git lists them.
-      const refs = fetched ?? (await listRefs(dir, { timeoutMs }));
+      // After a clone the reader starts while git lists the refs.
       reader ??= new ObjectReader(dir, { timeoutMs });
+      // A clone or an update that fetched exactly the listed refs knows them; else git lists them.
+      const refs = fetched ?? (await listRefs(dir, { timeoutMs }));
       const analysis = await analyzeRefs(dir, pkg.name, refs, { timeoutMs, known, reader });
       const defaultCommit =
         refs.branches.find((b) => b.name === refs.defaultBranch)?.commit ?? null;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { listRefs, mirrorRepository } from './index.js';
-import { readRefFiles } from './ref-files.js';
+import { readClonedListing, readRefFiles } from './ref-files.js';
 
 const repo = new GitFixture('acme/moving');
 const mirrors: string[] = [];
@@ -33,7 +33,8 @@ describe('updating a mirror', () => {
     repo.release('1.0.0').release('1.1.0');
     repo.tag('annotated-1.1', true);
     const dir = mirrorDir();
-    expect(await mirrorRepository(repo.url, dir)).toBeNull(); // a first clone: listRefs lists
+    // A first clone answers the refs its packed-refs file lists.
+    await expectSameAsGit(await mirrorRepository(repo.url, dir), dir);
     expect(await mirrorRepository(repo.url, dir)).toEqual(await listRefs(dir)); // nothing moved
 
     repo.release('1.2.0');
@@ -51,7 +52,31 @@ describe('updating a mirror', () => {
     const files = await readRefFiles(dir);
     expect(files?.has('refs/tags/1.0.0')).toBe(false);
     expect(files?.get('refs/tags/1.2.0')).toBe(repo.git('rev-parse', '1.2.0').trim());
+    // A clone of the same: the tag of a tree listed as well, the rest as git lists it.
+    const cloned = await mirrorRepository(repo.url, mirrorDir());
+    expect(cloned).toEqual(answered);
     repo.git('tag', '-d', 'tree-tag');
+  });
+
+  it('lists a clone from its packed-refs, and leaves it to git when they are not all peeled there', async () => {
+    repo.git('tag', '-a', 'nested-inner', '-m', 'inner', 'HEAD');
+    repo.git('tag', '-a', 'nested-outer', '-m', 'outer', 'nested-inner');
+    const dir = mirrorDir();
+    const cloned = await mirrorRepository(repo.url, dir);
+    // A tag of a tag lists the commit it finally names, as listRefs does.
+    await expectSameAsGit(cloned, dir);
+    expect(cloned?.tags.find((t) => t.name === 'nested-outer')?.commit).toBe(
+      repo.git('rev-parse', 'HEAD').trim(),
+    );
+    repo.git('tag', '-d', 'nested-inner', 'nested-outer');
+    expect(await readClonedListing(dir)).not.toBeNull();
+    // A loose ref (which packed-refs does not peel): git must list.
+    fs.writeFileSync(path.join(dir, 'refs', 'tags', 'loose'), repo.git('rev-parse', 'HEAD'));
+    expect(await readClonedListing(dir)).toBeNull();
+    fs.rmSync(path.join(dir, 'refs', 'tags', 'loose'));
+    const packed = fs.readFileSync(path.join(dir, 'packed-refs'), 'latin1');
+    fs.writeFileSync(path.join(dir, 'packed-refs'), packed.replace(' fully-peeled', ''));
+    expect(await readClonedListing(dir)).toBeNull();
   });
 
   it('follows many moved refs at once, and after packing refs', async () => {

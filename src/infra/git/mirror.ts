@@ -4,7 +4,13 @@ import { GitError, type GitErrorKind } from './errors.js';
 import { Deadline, runGit, type RunResult } from './exec.js';
 import { remoteConfigEnv, type GitCredentials, type PinnedHost } from './credentials.js';
 import { readHead, type RepositoryRefs } from './refs.js';
-import { parseListing, readRefFiles, refsOfListing, type RemoteListing } from './ref-files.js';
+import {
+  parseListing,
+  readClonedListing,
+  readRefFiles,
+  refsOfListing,
+  type RemoteListing,
+} from './ref-files.js';
 
 export interface MirrorOptions {
   /** Budget for the whole operation (all git invocations together). Default 120 s. */
@@ -19,7 +25,8 @@ export interface MirrorOptions {
  * Creates (`git clone --mirror`) or updates a bare mirror of `url` in `dir`. An update lists the
  * remote's refs while one `git fetch --prune` brings what moved (only the new objects: a push of
  * one tag fetches one tag) and deletes what is gone. Answers the mirror's refs when the listing
- * and the mirror agree (else null: ask listRefs). A failed first clone leaves nothing behind; a
+ * and the mirror agree, or as a clone wrote them (else null: ask listRefs). A failed first clone
+ * leaves nothing behind; a
  * failed update leaves the previous mirror as it was.
  */
 export async function mirrorRepository(
@@ -36,8 +43,7 @@ export async function mirrorRepository(
   const target = path.resolve(dir);
   const talk: Remote = { url, deadline, env: remoteConfigEnv(url, opts.credentials, opts.pin) };
   if (await isBareRepository(target)) return updateMirror(talk, target);
-  await cloneMirror(talk, target);
-  return null;
+  return cloneMirror(talk, target);
 }
 
 export async function isBareRepository(dir: string): Promise<boolean> {
@@ -60,7 +66,7 @@ interface Remote {
   env: Record<string, string>;
 }
 
-async function cloneMirror(talk: Remote, target: string): Promise<void> {
+async function cloneMirror(talk: Remote, target: string): Promise<RepositoryRefs | null> {
   const { url } = talk;
   const parent = path.dirname(target);
   await fs.mkdir(parent, { recursive: true });
@@ -69,6 +75,8 @@ async function cloneMirror(talk: Remote, target: string): Promise<void> {
   try {
     const staging = path.join(tmp, 'mirror.git');
     await remote(talk, ['clone', '--mirror', '--quiet', '--', url, staging]);
+    // The clone's own ref files list its refs: no `git for-each-ref` needed (null: ask git).
+    const listing = await readClonedListing(staging);
     try {
       await fs.rename(staging, target);
       // The commits of every ref, indexed once: each later fetch checks all refs' commits
@@ -77,12 +85,10 @@ async function cloneMirror(talk: Remote, target: string): Promise<void> {
         gitDir: target,
         timeoutMs: talk.deadline.remaining(),
       }).catch(() => {});
+      return listing && refsOfListing(listing);
     } catch (err) {
       // Another sync created it meanwhile: bring that one up to date instead.
-      if (await isBareRepository(target)) {
-        await updateMirror(talk, target);
-        return;
-      }
+      if (await isBareRepository(target)) return updateMirror(talk, target);
       throw new GitError(`Cannot create mirror at ${target}: ${(err as Error).message}`);
     }
   } finally {

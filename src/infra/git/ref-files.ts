@@ -50,6 +50,51 @@ export async function readRefFiles(gitDir: string): Promise<Map<string, string> 
   }
 }
 
+/**
+ * The refs of a mirror git has just cloned, read from its `packed-refs` (where a clone writes
+ * every ref, each tag with the object it finally peels to) and its HEAD file, as `git ls-remote
+ * --symref` of the mirror would list them. Null when there is any loose ref, the file does not
+ * say its tags are fully peeled, or anything else looks unexpected: then git must list them.
+ */
+export async function readClonedListing(gitDir: string): Promise<RemoteListing | null> {
+  try {
+    const packed = await fs.readFile(path.join(gitDir, 'packed-refs'), 'latin1');
+    const [header = '', ...lines] = packed.split('\n');
+    if (!/^# pack-refs with:.* fully-peeled( |$)/.test(header)) return null;
+    const loose = async (rel: string): Promise<boolean> => {
+      const entries = await fs.readdir(path.join(gitDir, rel), { withFileTypes: true });
+      for (const entry of entries) {
+        if (!entry.isDirectory() || (await loose(`${rel}/${entry.name}`))) return true;
+      }
+      return false;
+    };
+    if (await loose('refs')) return null;
+    const listing: RemoteListing = { refs: new Map(), peeled: new Map(), head: null };
+    let last: string | null = null;
+    for (const line of lines) {
+      if (line === '') continue;
+      if (line.startsWith('^')) {
+        const oid = line.slice(1);
+        if (last === null || !OID.test(oid)) return null;
+        listing.peeled.set(last, oid);
+        last = null;
+        continue;
+      }
+      const [oid = '', name = '', ...more] = line.split(' ');
+      if (!OID.test(oid) || !name.startsWith('refs/') || more.length > 0) return null;
+      listing.refs.set(name, oid);
+      last = name;
+    }
+    const head = /^ref: (refs\/heads\/\S+)\n?$/.exec(
+      await fs.readFile(path.join(gitDir, 'HEAD'), 'utf8'),
+    );
+    listing.head = head?.[1] ?? null;
+    return listing;
+  } catch {
+    return null;
+  }
+}
+
 /** What `git ls-remote --symref <remote>` answered: every ref, peeled tags, and HEAD's branch. */
 export interface RemoteListing {
   refs: Map<string, string>;
