@@ -5,7 +5,6 @@ import { GitError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS, gitEnv } from './exec.js';
 
 const HEADER = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (blob|tree|commit|tag) (\d+)$/;
-const FULL_OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /**
  * Small objects kept after a read, by object id: a sync reads each tag's commit, root tree and
  * composer.json blob for its analysis and again for its zips. Objects never change, so this
@@ -96,7 +95,8 @@ export class ObjectReader {
         new GitError(`Invalid object name: ${JSON.stringify(name)}`, { kind: 'invalid-argument' }),
       );
     }
-    const kept = FULL_OID.test(name) ? this.kept.get(name) : undefined;
+    // Kept objects are keyed by full object id, which no other kind of name can equal.
+    const kept = this.kept.get(name);
     if (kept) {
       const { oid, type, content } = kept;
       const size = content.length;

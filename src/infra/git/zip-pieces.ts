@@ -77,7 +77,9 @@ export class PieceCache {
  * is thrown by `run` or `drain`.
  */
 export class Pool {
-  private readonly running = new Map<Promise<void>, number>();
+  private readonly running = new Set<Promise<void>>();
+  /** Callers of `run` waiting for room, woken one at a time as tasks end. */
+  private readonly waiting: (() => void)[] = [];
   private bytes = 0;
   private error: Error | null = null;
   constructor(
@@ -96,7 +98,7 @@ export class Pool {
     const full = () =>
       this.running.size >= this.size ||
       (this.running.size > 0 && this.bytes + bytes > this.maxBytes);
-    while (full()) await Promise.race(this.running.keys());
+    while (full()) await new Promise<void>((wake) => this.waiting.push(wake));
     this.check();
     this.bytes += bytes;
     const p: Promise<void> = task()
@@ -106,12 +108,13 @@ export class Pool {
       .finally(() => {
         this.running.delete(p);
         this.bytes -= bytes;
+        this.waiting.shift()?.();
       });
-    this.running.set(p, bytes);
+    this.running.add(p);
   }
 
   async drain(): Promise<void> {
-    await Promise.all(this.running.keys());
+    await Promise.all(this.running);
     this.check();
   }
 }
