@@ -13,6 +13,12 @@ const HEADER = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (blob|tree|commit|tag) (\d+)$/;
 const KEEP_ENTRIES = 20_000;
 const KEEP_OBJECT_BYTES = 16 * 1024;
 const KEEP_BYTES = 32 * 1024 * 1024;
+/**
+ * The bodies of objects that may be kept are cut from slabs of the reader's own (not Node's
+ * shared buffer pool, whose 8 KB blocks anything else in the process may hold): kept as they
+ * are, without a copy, and a slab is freed once nothing read from it is kept or held.
+ */
+const SLAB_BYTES = 256 * 1024;
 
 /** An object whose body was skipped: larger than the read allowed. */
 export interface TooLarge {
@@ -46,6 +52,8 @@ export class ObjectReader {
   private timer: NodeJS.Timeout | null = null;
   private readonly kept = new Map<string, GitObject>();
   private keptBytes = 0;
+  private slab = Buffer.alloc(0);
+  private slabUsed = 0;
   private readonly timeoutMs: number;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = () =>
@@ -183,7 +191,10 @@ export class ObjectReader {
       }
       this.head.push(chunk.subarray(at, nl));
       at = nl + 1;
-      const header = Buffer.concat(this.head).toString('latin1');
+      const header =
+        this.head.length === 1
+          ? this.head[0]!.toString('latin1')
+          : Buffer.concat(this.head).toString('latin1');
       this.head = [];
       const m = HEADER.exec(header);
       if (!m) {
@@ -200,15 +211,25 @@ export class ObjectReader {
         continue;
       }
       // The body and its trailing newline.
-      this.body = {
-        obj: { oid: m[1]!, type: m[2] as GitObject['type'] },
-        buf: Buffer.allocUnsafe(size + 1),
-        filled: 0,
-      };
+      const type = m[2] as GitObject['type'];
+      this.body = { obj: { oid: m[1]!, type }, buf: this.bodyBuffer(size + 1, type), filled: 0 };
     }
   }
 
+  /** A buffer for a body of `bytes` (its newline included): from a slab when it may be kept. */
+  private bodyBuffer(bytes: number, type: GitObject['type']): Buffer {
+    if (type === 'tag' || bytes > KEEP_OBJECT_BYTES + 1) return Buffer.allocUnsafe(bytes);
+    if (this.slabUsed + bytes > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.slabUsed = 0;
+    }
+    const buf = this.slab.subarray(this.slabUsed, this.slabUsed + bytes);
+    this.slabUsed += bytes;
+    return buf;
+  }
+
   private keep(obj: GitObject): void {
+    // What bodyBuffer cut from a slab, and only that (the same bounds).
     if (obj.type === 'tag' || obj.content.length > KEEP_OBJECT_BYTES) return;
     if (this.kept.has(obj.oid)) return;
     if (this.kept.size >= KEEP_ENTRIES || this.keptBytes + obj.content.length > KEEP_BYTES) {
@@ -216,10 +237,7 @@ export class ObjectReader {
       this.keptBytes = 0;
     }
     this.keptBytes += obj.content.length;
-    // A copy of its own: a small read's buffer is a slice of a shared pool it would keep alive.
-    const content = Buffer.allocUnsafeSlow(obj.content.length);
-    obj.content.copy(content);
-    this.kept.set(obj.oid, { ...obj, content });
+    this.kept.set(obj.oid, { ...obj });
   }
 
   private fail(err: GitError): void {
