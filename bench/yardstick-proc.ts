@@ -49,3 +49,16 @@ export function treeRss(pid: number): { total: number; largest: number } {
   const all = [pid, ...children].map(rss);
   return { total: all.reduce((a, b) => a + b, 0), largest: Math.max(...children.map(rss), 0) };
 }
+
+/**
+ * The machine's CPU time stolen by the hypervisor so far (`/proc/stat`, all CPUs), in seconds: a
+ * virtual machine whose host is busy loses cycles no process of its own accounts for.
+ */
+export function stolenSeconds(): number {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    return Number(cpu[8] ?? 0) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}

@@ -70,7 +70,8 @@ export function wrkLine(r: WrkResult): string {
     r.cpuUs === undefined
       ? ''
       : `, CPU ${r.cpuUs.toFixed(0)} µs/answer (kernel ${(r.sysUs ?? 0).toFixed(0)})`;
-  return `${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}${cpu}${errors}`;
+  const stolen = r.stolen >= 0.01 ? `, ${(r.stolen * 100).toFixed(0)} % of the machine stolen` : '';
+  return `${fmt.int(r.rps)} req/s, p50 ${fmt.ms(r.p50)}, p99 ${fmt.ms(r.p99)}${cpu}${errors}${stolen}`;
 }
 
 /** Both servers answer gzip when asked, and identity when not; returns nginx's gzip sizes. */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, sleep } from './processes.js';
-import { treeCpuSeconds } from './yardstick-proc.js';
+import { stolenSeconds, treeCpuSeconds } from './yardstick-proc.js';
 
 /**
  * The physical yardstick of issue 15: nginx serving the same p2 bytes as static files behind
@@ -50,6 +50,8 @@ export interface WrkResult {
   cpuUs?: number;
   /** The kernel's share of it (system time). */
   sysUs?: number;
+  /** The share of the machine's two-core time the hypervisor stole during the run (0..1). */
+  stolen: number;
 }
 
 export interface Nginx {
@@ -215,6 +217,8 @@ async function wrkWithScript(
   lua: string,
 ): Promise<WrkResult> {
   const cpuBefore = opts.pid === undefined ? null : treeCpuSeconds(opts.pid);
+  const stolenBefore = stolenSeconds();
+  const startedAt = performance.now();
   const script = path.join(opts.work, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
   fs.writeFileSync(script, lua);
   const threads = Math.max(1, Math.min(os.availableParallelism(), opts.connections));
@@ -232,6 +236,8 @@ async function wrkWithScript(
     { maxBuffer: 16 * 1024 * 1024 },
   );
   const cpuAfter = opts.pid === undefined ? null : treeCpuSeconds(opts.pid);
+  const machineSeconds = ((performance.now() - startedAt) / 1000) * os.availableParallelism();
+  const stolen = (stolenSeconds() - stolenBefore) / machineSeconds;
   const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? 0);
   const perAnswer = (seconds: number) => (seconds * 1e6) / Math.max(1, num(/(\d+) requests in/));
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
@@ -242,6 +248,7 @@ async function wrkWithScript(
     p50: ms(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
     p99: ms(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
     requests: num(/(\d+) requests in/),
+    stolen,
     errors:
       num(/Non-2xx or 3xx responses: (\d+)/) +
       (socketErrors ? socketErrors.slice(1).reduce((n, v) => n + Number(v), 0) : 0),
