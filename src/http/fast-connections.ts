@@ -3,9 +3,10 @@ import type net from 'node:net';
 import type { FastAnswer, FastAnswerer, FastRequest } from './fast-answer.js';
 
 /**
- * The connection layer under node:http for metadata cache hits (docs/composer.md, "Caching and archives"). Every new connection is read here first: a request that is a plain
- * `GET` the fast path answers from memory is answered on the socket directly, without node:http's
- * request and response objects, which cost more than the answer. The first request that is
+ * The connection layer under node:http for metadata cache hits (docs/composer.md, "Caching and
+ * archives"). Every new connection is read here first: a request that is a plain `GET` the fast
+ * path answers from memory is answered on the socket directly, without node:http's request and
+ * response objects, which cost more than the answer. The first request that is
  * anything else (another method or path, a body, an upgrade, HTTP/1.0, a header this parser does
  * not read plainly, a cache miss) hands the connection, with every byte not yet answered, to
  * node:http for good, at a request boundary and with no answer pending. So the framework sees

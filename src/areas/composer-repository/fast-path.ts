@@ -20,18 +20,33 @@ export function p2Path(name: string, kind: MetadataKind): string {
 /** The root document's path; its answer is cached in the audience like p2's. */
 const ROOT_PATH = '/packages.json';
 
-function answer(req: FastRequest, doc: RenderedDocument, headers: (string | number)[]) {
+/**
+ * The answer to a metadata request from a rendered document, the one rule for both the fast path
+ * and the routed answer (routes.ts): gzip when accepted, the ETag of the encoding sent, Vary, and
+ * 304 when the client's copy is current. `headers` holds what goes before (Last-Modified, the
+ * rate-limit headers) and is extended.
+ */
+export function metadataAnswer(
+  req: Pick<FastRequest, 'headers'>,
+  doc: RenderedDocument,
+  headers: (string | number)[],
+): FastAnswer {
   const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipped(doc) : null;
   headers.push('etag', gzip ? gzip.etag : doc.etag, 'vary', 'Accept-Encoding');
-  doc.onServe?.();
   if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
-    return { status: 304, headers } satisfies FastAnswer;
+    return { status: 304, headers };
   }
   const body = gzip ? gzip.body : doc.body;
   headers.push('content-type', 'application/json');
   if (gzip) headers.push('content-encoding', 'gzip');
   headers.push('content-length', body.length);
-  return { status: 200, headers, body } satisfies FastAnswer;
+  return { status: 200, headers, body };
+}
+
+/** A cache hit let through: it counts for the document (the proxy counts its hits), a 429 not. */
+function served(req: FastRequest, doc: RenderedDocument, headers: (string | number)[]) {
+  doc.onServe?.();
+  return metadataAnswer(req, doc, headers);
 }
 
 /**
@@ -70,10 +85,9 @@ export function createP2FastPath(
     const verdict = rateLimit ? rateLimit(secretDigest, headers) : 'pass';
     fastPath.hits++;
     // With Redis, a token this node has not heard about lately is counted first (one round trip).
-    if (verdict instanceof Promise) {
-      return verdict.then((v) => (v === 'pass' ? answer(req, doc, headers) : v));
-    }
-    return verdict === 'pass' ? answer(req, doc, headers) : verdict;
+    if (verdict instanceof Promise)
+      return verdict.then((v) => (v === 'pass' ? served(req, doc, headers) : v));
+    return verdict === 'pass' ? served(req, doc, headers) : verdict;
   };
   /** Requests answered here, over either transport (for metrics and tests). */
   fastPath.hits = 0;
@@ -87,5 +101,3 @@ export function createP2FastPath(
   };
   return fastPath;
 }
-
-export type MetadataFastPath = ReturnType<typeof createP2FastPath>;

@@ -10,9 +10,9 @@ import { digest } from '../../infra/crypto.js';
 import { CUSTOMER_TOKEN_PREFIX } from '../auth/service.js';
 import type { CustomerPrincipal } from '../auth/service.js';
 import type { PackageDocument } from './service.js';
-import { acceptsGzip, gzipped, isFresh, render } from './response-cache.js';
+import { render } from './response-cache.js';
 import type { RenderedDocument } from './response-cache.js';
-import { p2Path } from './fast-path.js';
+import { metadataAnswer, p2Path } from './fast-path.js';
 import { recordArchiveDownload } from './downloads.js';
 import { meterArchive } from '../usage/archive-meter.js';
 import { changeLogRoutes, changesUrl } from './change-log-routes.js';
@@ -24,15 +24,10 @@ function sendRendered(
   reply: FastifyReply,
   doc: RenderedDocument,
 ): FastifyReply {
-  const gzip = acceptsGzip(request.headers['accept-encoding']) ? gzipped(doc) : null;
-  reply
-    .header('last-modified', doc.lastModified)
-    .header('etag', gzip ? gzip.etag : doc.etag)
-    .header('vary', 'Accept-Encoding');
-  const { 'if-none-match': inm, 'if-modified-since': ims } = request.headers;
-  if (isFresh(inm, ims, doc)) return reply.code(304).send();
-  reply.header('content-type', 'application/json');
-  return gzip ? reply.header('content-encoding', 'gzip').send(gzip.body) : reply.send(doc.body);
+  const answer = metadataAnswer(request, doc, ['last-modified', doc.lastModified]);
+  const { headers } = answer;
+  for (let i = 0; i < headers.length; i += 2) reply.header(String(headers[i]), headers[i + 1]);
+  return reply.code(answer.status).send(answer.body);
 }
 
 /** The Composer v2 repository: root, p2 metadata, archives, notify-batch. */
