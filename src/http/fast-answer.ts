@@ -19,6 +19,22 @@ export interface FastRequest {
     IncomingHttpHeaders,
     'authorization' | 'host' | 'accept-encoding' | 'if-none-match' | 'if-modified-since'
   >;
+  /**
+   * What the answerer may keep for the next request of the same connection (the connection
+   * layer's requests carry one per connection; node:http's none).
+   */
+  memo?: ConnectionMemo;
+}
+
+/**
+ * The credentials a connection sent last and their digest. Clients send the same Authorization
+ * header on every request of a connection, so its digest is made once per connection. Only
+ * headers of the same connection are ever compared with it, so that comparison reveals nothing
+ * about anybody else's secret.
+ */
+export interface ConnectionMemo {
+  authorization?: string;
+  secretDigest?: string;
 }
 
 /**

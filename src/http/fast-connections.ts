@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type net from 'node:net';
-import type { FastAnswer, FastAnswerer, FastRequest } from './fast-answer.js';
+import type { ConnectionMemo, FastAnswer, FastAnswerer, FastRequest } from './fast-answer.js';
 
 /**
  * The connection layer under node:http for metadata cache hits (docs/composer.md, "Caching and
@@ -47,7 +47,7 @@ interface Head {
 }
 
 /** The request head (without its final empty line), or null when node:http must read it. */
-export function parseHead(text: string): Head | null {
+export function parseHead(text: string, memo?: ConnectionMemo): Head | null {
   const match = HEAD.exec(text);
   if (!match) return null;
   // One shape for every request's headers (the fast path reads them on every answer).
@@ -81,7 +81,7 @@ export function parseHead(text: string): Head | null {
   }
   // HTTP/1.1 requires Host; node:http answers its absence with 400.
   if (headers.host === undefined) return null;
-  return { request: { method: 'GET', url: match[1]!, headers }, close };
+  return { request: { method: 'GET', url: match[1]!, headers, memo }, close };
 }
 
 let dateSecond = -1;
@@ -153,6 +153,8 @@ class FastConnection {
   private done = false;
   /** When the head still incomplete in `pending` began to arrive (0: none is). */
   private headSince = 0;
+  /** What the answerer keeps between this connection's requests. */
+  private readonly memo: ConnectionMemo = {};
   private readonly onData = (chunk: Buffer) => {
     this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.serve();
@@ -204,7 +206,7 @@ class FastConnection {
         }
         this.headSince = 0;
         if (end > MAX_HEAD_BYTES) return this.handOverNow();
-        const head = parseHead(pending.toString('latin1', 0, end));
+        const head = parseHead(pending.toString('latin1', 0, end), this.memo);
         const result = head ? this.answerer(head.request) : null;
         if (!head || result === null) return this.handOverNow();
         this.pending = end + 4 < pending.length ? pending.subarray(end + 4) : null;

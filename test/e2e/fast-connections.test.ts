@@ -52,8 +52,8 @@ interface Answer {
 async function exchange(
   writes: string[],
   count: number,
-  /** The answers to wait for after each write before the next. */
-  { stepwise = [] as number[] } = {},
+  /** The answers to wait for after each write before the next, and what to do then. */
+  { stepwise = [] as number[], then = [] as (() => Promise<unknown>)[] } = {},
 ): Promise<{ answers: Answer[]; closed: boolean }> {
   const socket = net.connect(port, '127.0.0.1');
   let buffer = Buffer.alloc(0);
@@ -101,6 +101,7 @@ async function exchange(
   for (let i = 0; i < writes.length; i++) {
     socket.write(writes[i]!);
     if (stepwise[i]) await until(stepwise[i]!);
+    await then[i]?.();
   }
   await until(count);
   const wasClosed = closed;
@@ -224,6 +225,39 @@ describe('the connection layer under node:http', () => {
       s.app.server.headersTimeout = timeout;
       socket.destroy();
     }
+  });
+
+  it("answers each request of a connection with that request's own credentials", async () => {
+    const api = adminApi(s);
+    const other = await createCustomer(s, 'Conn other');
+    await api('POST', `/api/v1/customers/${other.id}/packages`, {
+      package: 'acme/conn',
+      constraint: '1.0.*',
+    });
+    const token = await api('POST', `/api/v1/customers/${other.id}/tokens`, { name: 'o' });
+    const otherAuth = basicAuth(token.plain_token);
+    const path = '/p2/acme/conn.json';
+    // The grant moved the tenant's generation: both answers are cached again first.
+    for (const authorization of [auth, otherAuth]) {
+      expect((await fetch(`${s.url}${path}`, { headers: { authorization } })).ok).toBe(true);
+    }
+    const as = (authorization: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\n\r\n`;
+    const answered = s.app.fastConnections.answered;
+    // The other token is revoked between the third request and the fourth, on one connection.
+    const { answers } = await exchange([as(auth) + as(otherAuth) + as(auth), as(otherAuth)], 4, {
+      stepwise: [3],
+      then: [() => api('DELETE', `/api/v1/customers/${other.id}/tokens/${token.token.id}`)],
+    });
+    const versions = (a: Answer) =>
+      (
+        JSON.parse(a.body.toString()) as { packages: Record<string, { version: string }[]> }
+      ).packages['acme/conn']!.map((v) => v.version).sort();
+    expect(versions(answers[0]!)).toEqual(['1.0.0', '1.1.0']);
+    expect(versions(answers[1]!)).toEqual(['1.0.0']);
+    expect(versions(answers[2]!)).toEqual(['1.0.0', '1.1.0']);
+    expect(answers[3]!.status).toBe(401);
+    expect(s.app.fastConnections.answered).toBe(answered + 3);
   });
 
   it('leaves malformed and unusual requests to node:http', async () => {

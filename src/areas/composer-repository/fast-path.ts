@@ -43,6 +43,28 @@ export function metadataAnswer(
   return { status: 200, headers, body };
 }
 
+/**
+ * The digest of the request's customer secret, null when its credentials are malformed (the route
+ * then answers why). Made once per connection when the header repeats (fast-answer.ts).
+ */
+function credentialsDigest(req: FastRequest): string | null {
+  const header = req.headers.authorization;
+  const memo = req.memo;
+  if (memo && header !== undefined && memo.authorization === header) return memo.secretDigest!;
+  let secret: string;
+  try {
+    secret = customerSecret(header);
+  } catch {
+    return null;
+  }
+  const secretDigest = digest(secret);
+  if (memo) {
+    memo.authorization = header;
+    memo.secretDigest = secretDigest;
+  }
+  return secretDigest;
+}
+
 /** A cache hit let through: it counts for the document (the proxy counts its hits), a 429 not. */
 function served(req: FastRequest, doc: RenderedDocument, headers: (string | number)[]) {
   doc.onServe?.();
@@ -68,15 +90,10 @@ export function createP2FastPath(
     if (req.method !== 'GET' || !url || !(url.startsWith('/p2/') || url === ROOT_PATH)) {
       return null;
     }
-    let secret: string;
-    try {
-      secret = customerSecret(req.headers.authorization);
-    } catch {
-      return null;
-    }
     const tenantId = tenantOf ? tenantOf(req) : DEFAULT_TENANT_ID;
     if (tenantId === null) return null;
-    const secretDigest = digest(secret);
+    const secretDigest = credentialsDigest(req);
+    if (secretDigest === null) return null;
     // Only canonical paths are ever cached, so any other spelling simply misses.
     const doc = cache.hit(tenantId, secretDigest, url);
     if (!doc) return null;
