@@ -110,8 +110,8 @@ export function createRateLimiting({ config, onRedisError }: RateLimitSettings):
   const connections = redis ? [redis] : [];
   // Without Redis, the processes of one cluster (WEB_CONCURRENCY) still share their counts.
   const counters: Record<LimitedScope, HitCounter> = {
-    admin: windowCounter('rate-limit:admin', RATE_WINDOW_MS),
-    composer: windowCounter('rate-limit:composer', RATE_WINDOW_MS),
+    admin: windowCounter('rate-limit:admin', RATE_WINDOW_MS, limits.admin),
+    composer: windowCounter('rate-limit:composer', RATE_WINDOW_MS, limits.composer),
   };
 
   const options = (which: LimitedScope): RateLimitPluginOptions => {

@@ -12,6 +12,12 @@ export interface HitCounter {
 
 /** How long a process gathers its hits before telling the primary (the counters' only lag). */
 const FLUSH_MS = 5;
+/**
+ * The same while every key it counted is below a tenth of its limit: so far from the limit the
+ * longer lag cannot let a key through that should be stopped, and under load each send costs
+ * both the process and the primary (docs/deployment.md, "Rate limits").
+ */
+const RELAXED_FLUSH_MS = 50;
 const DELTAS = 'packyard:counter-deltas';
 const TOTALS = 'packyard:counter-totals';
 
@@ -38,12 +44,16 @@ export class ClusterWindowCounter implements HitCounter {
   private readonly keys = new Map<string, { window: number; own: number; others: number }>();
   private pending = new Map<string, [number, string, number]>();
   private timer: NodeJS.Timeout | null = null;
+  /** When the scheduled flush runs (ms since the epoch). */
+  private flushAt = 0;
   private nextSweep = 0;
 
   constructor(
     private readonly name: string,
     private readonly windowMs: number,
     private readonly send: (message: DeltasMessage) => void,
+    /** The limit the counts are checked against: from a tenth of it on, hits go within FLUSH_MS. */
+    private readonly limit = 0,
   ) {}
 
   hit(key: string, now = Date.now()): { current: number; ttl: number } {
@@ -59,8 +69,14 @@ export class ClusterWindowCounter implements HitCounter {
     const entry = this.pending.get(id);
     if (entry) entry[2] += 1;
     else this.pending.set(id, [window, key, 1]);
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
-    return { current: state.own + state.others, ttl: (window + 1) * this.windowMs - now };
+    const current = state.own + state.others;
+    const delay = this.limit > 0 && current * 10 < this.limit ? RELAXED_FLUSH_MS : FLUSH_MS;
+    if (this.timer === null || this.flushAt > now + delay) {
+      if (this.timer) clearTimeout(this.timer);
+      this.flushAt = now + delay;
+      this.timer = setTimeout(() => this.flush(), delay).unref();
+    }
+    return { current, ttl: (window + 1) * this.windowMs - now };
   }
 
   peek(key: string, now = Date.now()): { current: number; ttl: number } {
@@ -103,13 +119,22 @@ let listening = false;
  * The counter for `name`: shared with the cluster's other processes in a process the primary
  * forked, else an ordinary in-process WindowCounter.
  */
-export function windowCounter(name: string, windowMs: number): HitCounter {
+export function windowCounter(
+  name: string,
+  windowMs: number,
+  /** The limit its counts are checked against, if one is: see RELAXED_FLUSH_MS. */
+  limit = 0,
+): HitCounter {
   if (!forkedByServe()) return new WindowCounter(windowMs);
   const existing = counters.get(name);
   if (existing) return existing;
-  const counter = new ClusterWindowCounter(name, windowMs, (message) =>
-    // The callback keeps a send to a primary that is gone from becoming an uncaught 'error'.
-    process.send?.(message, undefined, undefined, () => {}),
+  const counter = new ClusterWindowCounter(
+    name,
+    windowMs,
+    (message) =>
+      // The callback keeps a send to a primary that is gone from becoming an uncaught 'error'.
+      process.send?.(message, undefined, undefined, () => {}),
+    limit,
   );
   counters.set(name, counter);
   if (!listening) {
