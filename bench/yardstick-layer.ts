@@ -10,19 +10,12 @@ import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import type net from 'node:net';
 import { createP2FastPath } from '../src/areas/composer-repository/fast-path.js';
-import { ResponseCache, render } from '../src/areas/composer-repository/response-cache.js';
-import type { Config } from '../src/config/index.js';
-import { CacheGeneration } from '../src/infra/cache-generation.js';
-import { digest } from '../src/infra/crypto.js';
-import { DEFAULT_TENANT_ID } from '../src/infra/db/schema.js';
-import type { Db } from '../src/infra/db/connection.js';
-import { createRateLimiting } from '../src/http/rate-limit.js';
 import { answerConnectionsFirst } from '../src/http/fast-connections.js';
 import type { FastAnswerer } from '../src/http/fast-answer.js';
+import { render } from '../src/areas/composer-repository/response-cache.js';
+import { MICRO_SECRET, fmt, microCache, microRounds } from './micro.js';
 import { basicAuth } from './packyard.js';
-import { fmt, heading, item } from './report.js';
 
-const ROUNDS = Number(process.env.BENCH_MICRO_ROUNDS) || 9;
 const CALLS = Number(process.env.BENCH_MICRO_CALLS) || 200_000;
 
 /** Just enough of a net.Socket for the layer: every write is taken at once and dropped. */
@@ -70,51 +63,28 @@ function cpuNsPerAnswer(answerer: FastAnswerer, request: Buffer): number {
 
 async function main(): Promise<void> {
   const docs = {
-    small: render({ packages: { 'acme/lib': [] }, filler: 'x'.repeat(4_300) }, new Date()),
-    large: render({ packages: { 'acme/lib': [] }, filler: 'x'.repeat(26_700) }, new Date()),
+    '/p2/acme/small.json': render({ filler: 'x'.repeat(4_300) }, new Date()),
+    '/p2/acme/large.json': render({ filler: 'x'.repeat(26_700) }, new Date()),
   };
-  const secret = 'pkt_micro0benchmark0secret0000000000abcdef';
-  const cache = new ResponseCache(new CacheGeneration({} as Db));
-  const audience = cache.remember(DEFAULT_TENANT_ID, digest(secret), 'fp', 0, []);
-  cache.set(audience, 0, '/p2/acme/small.json', docs.small, []);
-  cache.set(audience, 0, '/p2/acme/large.json', docs.large, []);
-  const limits = createRateLimiting({
-    config: {
-      redisUrl: undefined,
-      redisKeyPrefix: 'micro:',
-      rateLimitAdminPerMinute: 0,
-      rateLimitComposerPerMinute: 1_000_000_000,
-    } as unknown as Pick<Config, 'redisUrl'>,
-  } as Parameters<typeof createRateLimiting>[0]);
+  const { cache, limits } = microCache(docs);
   const fastPath = createP2FastPath(cache, limits.fastPathGate);
   // What wrk sends: the request line, Host, the Basic credentials and (gzip runs) Accept-Encoding.
   const request = (path: string, gzip: boolean) =>
     Buffer.from(
-      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAuthorization: ${basicAuth(secret)}\r\n` +
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAuthorization: ${basicAuth(MICRO_SECRET)}\r\n` +
         (gzip ? 'Accept-Encoding: gzip\r\n' : '') +
         '\r\n',
       'latin1',
     );
-  const variants: [string, Buffer][] = [
-    ['small, identity', request('/p2/acme/small.json', false)],
-    ['small, gzip', request('/p2/acme/small.json', true)],
-    ['50-version size, identity', request('/p2/acme/large.json', false)],
-  ];
-  const times = new Map<string, number[]>(variants.map(([name]) => [name, []]));
-  for (const [, req] of variants) cpuNsPerAnswer(fastPath, req); // warm-up
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? variants : [...variants].reverse();
-    for (const [name, req] of order) times.get(name)!.push(cpuNsPerAnswer(fastPath, req));
-  }
-  heading(`connection layer in process, ${fmt.int(CALLS)} answers x ${ROUNDS} rounds`);
-  for (const [name, ns] of times) {
-    const sorted = [...ns].sort((a, b) => a - b);
-    const median = sorted[sorted.length >> 1]!;
-    item(
-      name,
-      `${(median / 1000).toFixed(2)} µs/answer (rounds ${(sorted[0]! / 1000).toFixed(2)}-${(sorted.at(-1)! / 1000).toFixed(2)})`,
-    );
-  }
+  await microRounds(
+    `connection layer in process, ${fmt.int(CALLS)} answers`,
+    [
+      ['small, identity', request('/p2/acme/small.json', false)],
+      ['small, gzip', request('/p2/acme/small.json', true)],
+      ['50-version size, identity', request('/p2/acme/large.json', false)],
+    ],
+    (req) => cpuNsPerAnswer(fastPath, req),
+  );
   await limits.close();
 }
 

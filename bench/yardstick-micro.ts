@@ -12,17 +12,10 @@ import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { createP2FastPath } from '../src/areas/composer-repository/fast-path.js';
-import { ResponseCache, render } from '../src/areas/composer-repository/response-cache.js';
-import type { Config } from '../src/config/index.js';
-import { CacheGeneration } from '../src/infra/cache-generation.js';
-import { digest } from '../src/infra/crypto.js';
-import { DEFAULT_TENANT_ID } from '../src/infra/db/schema.js';
-import type { Db } from '../src/infra/db/connection.js';
-import { createRateLimiting } from '../src/http/rate-limit.js';
+import { render } from '../src/areas/composer-repository/response-cache.js';
+import { MICRO_SECRET, fmt, microCache, microRounds } from './micro.js';
 import { basicAuth } from './packyard.js';
-import { fmt, heading, item } from './report.js';
 
-const ROUNDS = Number(process.env.BENCH_MICRO_ROUNDS) || 9;
 const CALLS = Number(process.env.BENCH_MICRO_CALLS) || 100_000;
 /** Answers between two turns of the event loop (which runs the writes' callbacks). */
 const BATCH = 64;
@@ -77,52 +70,29 @@ async function timeIt(answer: Answer, headers: http.IncomingHttpHeaders, url: st
 async function main(): Promise<void> {
   // About the size of the yardstick's 50-version document.
   const doc = render({ packages: { 'acme/lib': [] }, filler: 'x'.repeat(26_000) }, new Date());
-  const secret = 'pkt_micro0benchmark0secret0000000000abcdef';
   const url = '/p2/acme/lib.json';
-  const cache = new ResponseCache(new CacheGeneration({} as Db));
-  const audience = cache.remember(DEFAULT_TENANT_ID, digest(secret), 'fp', 0, []);
-  cache.set(audience, 0, url, doc, []);
-  const limits = createRateLimiting({
-    config: {
-      redisUrl: undefined,
-      redisKeyPrefix: 'micro:',
-      rateLimitAdminPerMinute: 0,
-      rateLimitComposerPerMinute: 1_000_000_000,
-    } as unknown as Pick<Config, 'redisUrl'>,
-  } as Parameters<typeof createRateLimiting>[0]);
+  const { cache, limits } = microCache({ [url]: doc });
   const withLimit = createP2FastPath(cache, limits.fastPathGate);
   const withoutLimit = createP2FastPath(cache);
   const floor: Answer = (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': doc.body.length });
     res.end(doc.body);
   };
-  const headers = { authorization: basicAuth(secret), host: '127.0.0.1' };
+  const headers = { authorization: basicAuth(MICRO_SECRET), host: '127.0.0.1' };
   const gzipHeaders = { ...headers, 'accept-encoding': 'gzip' };
-  const variants: [string, Answer, http.IncomingHttpHeaders][] = [
-    ['node:http floor (writeHead + end)', floor, headers],
-    ['fast path, identity', withLimit.viaNodeHttp, headers],
-    ['fast path, gzip', withLimit.viaNodeHttp, gzipHeaders],
-    ['fast path, identity, no rate limit', withoutLimit.viaNodeHttp, headers],
+  const variants: [string, [Answer, http.IncomingHttpHeaders]][] = [
+    ['node:http floor (writeHead + end)', [floor, headers]],
+    ['fast path, identity', [withLimit.viaNodeHttp, headers]],
+    ['fast path, gzip', [withLimit.viaNodeHttp, gzipHeaders]],
+    ['fast path, identity, no rate limit', [withoutLimit.viaNodeHttp, headers]],
   ];
   // BENCH_MICRO_ONLY=<text>: only the variants whose name contains it (to profile one).
   const only = process.env.BENCH_MICRO_ONLY;
   if (only) variants.splice(0, variants.length, ...variants.filter(([n]) => n.includes(only)));
-  const times = new Map<string, number[]>(variants.map(([name]) => [name, []]));
-  for (const [, answer, h] of variants) await timeIt(answer, h, url); // warm-up
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? variants : [...variants].reverse();
-    for (const [name, answer, h] of order) times.get(name)!.push(await timeIt(answer, h, url));
-  }
-  if (withLimit.hits === 0) throw new Error('the fast path answered nothing');
-  heading(`p2 hit path in process, ${fmt.int(CALLS)} answers x ${ROUNDS} rounds`);
-  for (const [name, ns] of times) {
-    const sorted = [...ns].sort((a, b) => a - b);
-    const median = sorted[sorted.length >> 1]!;
-    item(
-      name,
-      `${(median / 1000).toFixed(2)} µs/answer (rounds ${(sorted[0]! / 1000).toFixed(2)}-${(sorted.at(-1)! / 1000).toFixed(2)})`,
-    );
-  }
+  await microRounds(`p2 hit path in process, ${fmt.int(CALLS)} answers`, variants, ([a, h]) =>
+    timeIt(a, h, url),
+  );
+  if (withLimit.hits === 0 && !only) throw new Error('the fast path answered nothing');
   await limits.close();
 }
 
