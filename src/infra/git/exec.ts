@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startProcess } from './launcher.js';
 import { GitError } from './errors.js';
 import { currentSignal } from '../abort.js';
 
@@ -93,11 +93,11 @@ export function runProcess(
       reject(abortedError(label, command, signal));
       return;
     }
-    // Own process group, so a timeout can kill helpers (git-remote-http, ssh) too; no controlling tty.
-    const child = spawn(program, fullArgs, {
+    // Own process group, so a timeout can kill helpers (git-remote-http, ssh) too; no controlling
+    // tty. Started by the git launcher unless GIT_LAUNCHER=off (launcher.ts).
+    const child = startProcess(program, fullArgs, {
       env: gitEnv(opts.env),
-      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: true,
+      stdin: opts.input === undefined ? 'ignore' : 'pipe',
     });
     const stdout: Buffer[] = [];
     let stderr = '';
@@ -115,18 +115,18 @@ export function runProcess(
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child);
+      child.kill();
     }, timeoutMs);
     // The task this runs for stopped (its lease was lost): kill git and its helpers now.
     const onAbort = (): void => {
       aborted = true;
-      killGroup(child);
+      child.kill();
       settle(() => reject(abortedError(label, command, signal!)));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => {
+    child.on('stdout', (chunk: Buffer) => stdout.push(chunk));
+    child.on('stderr', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
       if (stderr.length > STDERR_LIMIT) stderr = stderr.slice(-STDERR_LIMIT);
     });
@@ -166,25 +166,14 @@ export function runProcess(
       }
     });
 
-    if (opts.input !== undefined && child.stdin) {
-      // EPIPE when git exits early; the exit code tells the real story.
-      child.stdin.on('error', () => {});
-      child.stdin.end(opts.input);
-    }
+    // EPIPE when git exits early is ignored; the exit code tells the real story.
+    if (opts.input !== undefined) child.end(opts.input);
   });
 }
 
 function abortedError(label: string, command: string[], signal: AbortSignal): GitError {
   const reason = signal.reason instanceof Error ? `: ${signal.reason.message}` : '';
   return new GitError(`${label} was stopped${reason}`, { kind: 'aborted', command });
-}
-
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
 }
 
 /** One time budget shared by several git invocations. */

@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import * as childProcess from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -18,19 +17,14 @@ import {
   readFilesAtCommits,
   redactCredentials,
 } from './index.js';
+import { gitStarts } from './launcher.js';
 
-// Pass-through spy, to count how many git processes an operation starts.
-vi.mock('node:child_process', async (importOriginal) => {
-  const actual = await importOriginal<typeof childProcess>();
-  return { ...actual, spawn: vi.fn(actual.spawn) };
-});
-const spawnSpy = vi.mocked(childProcess.spawn);
+// Every process started (through the launcher or not), to count how many an operation starts.
+const starts: (readonly string[])[] = [];
+gitStarts.subscribe((message) => starts.push((message as { args: readonly string[] }).args));
 
 function gitSubcommands(): string[] {
-  return spawnSpy.mock.calls.map(([, args]) => {
-    const list = Array.isArray(args) ? (args as string[]) : [];
-    return list.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '';
-  });
+  return starts.map((args) => args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '');
 }
 
 // Hermetic fixtures: fixed identity and dates, no user/system config.
@@ -325,7 +319,7 @@ describe('reading a mirror', () => {
     const requests = refs.tags.map((t) => ({ commit: t.commit, path: 'composer.json' }));
     requests.push({ commit: refs.tags[0]?.commit ?? '', path: 'does/not/exist.json' });
 
-    spawnSpy.mockClear();
+    starts.length = 0;
     const started = performance.now();
     const files = await readFilesAtCommits(manyMirror, requests);
     const ms = performance.now() - started;

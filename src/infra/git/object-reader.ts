@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { currentSignal } from '../abort.js';
 import type { GitObject } from './catfile.js';
 import { GitError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS, gitEnv } from './exec.js';
+import { startProcess, type GitProcess } from './launcher.js';
 
 const HEADER = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (blob|tree|commit|tag) (\d+)$/;
 /**
@@ -40,7 +40,7 @@ interface Pending {
  * how much memory a read of large blobs holds). Answers come back in request order.
  */
 export class ObjectReader {
-  private readonly child: ChildProcess;
+  private readonly child: GitProcess;
   private readonly waiting: Pending[] = [];
   private stderr = '';
   private failure: GitError | null = null;
@@ -61,18 +61,17 @@ export class ObjectReader {
   readonly closed: Promise<void>;
 
   constructor(gitDir: string, opts: { timeoutMs?: number; signal?: AbortSignal } = {}) {
-    this.child = spawn('git', [`--git-dir=${gitDir}`, 'cat-file', '--batch'], {
+    // Writes made before the launcher hands over the stdin pipe are kept until it does.
+    this.child = startProcess('git', [`--git-dir=${gitDir}`, 'cat-file', '--batch'], {
       env: gitEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
+      stdin: 'pipe',
     });
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.signal = opts.signal ?? currentSignal();
     if (this.signal?.aborted) queueMicrotask(this.onAbort);
     this.signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.child.stdin!.on('error', () => {});
-    this.child.stdout!.on('data', (chunk: Buffer) => this.take(chunk));
-    this.child.stderr!.on('data', (chunk: Buffer) => {
+    this.child.on('stdout', (chunk: Buffer) => this.take(chunk));
+    this.child.on('stderr', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString('utf8')).slice(-16_384);
     });
     this.closed = new Promise((resolve) => {
@@ -121,14 +120,14 @@ export class ObjectReader {
 
   /** Ends the process (pending reads fail) and waits for it to exit. */
   async close(): Promise<void> {
-    this.child.stdin!.end();
+    this.child.end();
     if (this.waiting.length > 0) this.fail(new GitError('git cat-file was closed'));
     await this.closed;
   }
 
   private flush(): void {
     if (this.failure || this.queued === '') return;
-    this.child.stdin!.write(this.queued);
+    this.child.write(this.queued);
     this.queued = '';
   }
 
@@ -244,7 +243,7 @@ export class ObjectReader {
     if (this.failure) return;
     this.failure = err;
     this.finish();
-    killGroup(this.child);
+    this.child.kill();
     for (const p of this.waiting.splice(0)) p.reject(err);
   }
 
@@ -252,13 +251,5 @@ export class ObjectReader {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.signal?.removeEventListener('abort', this.onAbort);
-  }
-}
-
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
   }
 }

@@ -1,0 +1,396 @@
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * Where git processes are started: by a small long-lived launcher process (launcher-main.js), so
+ * that starting one does not fork this server (fork copies the page tables: its cost grows with
+ * the server's memory, and the main thread waits for it), or directly as before. Why and how:
+ * docs/architecture.md, "Starting git processes"; the setting: GIT_LAUNCHER (docs/configuration.md).
+ */
+
+export interface StartOptions {
+  env: NodeJS.ProcessEnv;
+  /** 'pipe' to write to the process's stdin (GitProcess.write / end), else it reads nothing. */
+  stdin: 'pipe' | 'ignore';
+}
+
+type ExitListener = (code: number | null, signal: NodeJS.Signals | null) => void;
+
+/**
+ * A started program, the same wherever it was forked: its output as 'stdout' and 'stderr' chunks,
+ * 'error' when it could not start (or the launcher running it died), 'exit' when it ended, and
+ * 'close' once it ended and its stdout and stderr are closed (as a ChildProcess's 'close').
+ */
+export class GitProcess extends EventEmitter {
+  /** The process id, once known (the launcher reports it a moment after the start). */
+  pid: number | undefined;
+  private stdin: Writable | null = null;
+  private input: (string | Buffer)[] | null = [];
+  private inputEnded = false;
+  private openOutputs = 2;
+  private exitStatus: [number | null, NodeJS.Signals | null] | null = null;
+  private ended = false;
+  private killRequested = false;
+  /** How to kill the group (set by whoever started the process). */
+  killer: (() => void) | null = null;
+
+  override on(event: 'stdout' | 'stderr', listener: (chunk: Buffer) => void): this;
+  override on(event: 'error', listener: (err: Error) => void): this;
+  override on(event: 'exit' | 'close', listener: ExitListener): this;
+  override on(event: string, listener: (...args: never[]) => void): this {
+    return super.on(event, listener as (...args: unknown[]) => void);
+  }
+
+  /** Writes to stdin (kept until the pipe is there); EPIPE and late writes are ignored. */
+  write(data: string | Buffer): void {
+    if (this.inputEnded) return;
+    if (this.stdin) this.stdin.write(data);
+    else this.input?.push(data);
+  }
+
+  end(data?: string | Buffer): void {
+    if (data !== undefined) this.write(data);
+    if (this.inputEnded) return;
+    this.inputEnded = true;
+    this.stdin?.end();
+  }
+
+  /** SIGKILL to the whole process group: now, or as soon as the process has started. */
+  kill(): void {
+    if (this.exitStatus || this.ended) return;
+    this.killRequested = true;
+    this.killer?.();
+  }
+
+  get killWanted(): boolean {
+    return this.killRequested;
+  }
+
+  /** @internal The stdin pipe arrived (null: the process is gone before it could). */
+  attachStdin(stream: Writable | null): void {
+    if (!stream) {
+      this.input = null;
+      return;
+    }
+    this.stdin = stream;
+    stream.on('error', () => {});
+    for (const chunk of this.input ?? []) stream.write(chunk);
+    this.input = null;
+    if (this.inputEnded) stream.end();
+  }
+
+  /** @internal An output pipe arrived (null: none will). */
+  attachOutput(fd: 1 | 2, stream: Readable | null): void {
+    if (!stream) return this.outputClosed();
+    stream.on('data', (chunk: Buffer) => this.emit(fd === 1 ? 'stdout' : 'stderr', chunk));
+    stream.on('error', () => {});
+    stream.on('close', () => this.outputClosed());
+  }
+
+  /** @internal */
+  exited(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exitStatus || this.ended) return;
+    this.exitStatus = [code, signal];
+    this.emit('exit', code, signal);
+    this.maybeClose();
+  }
+
+  /** @internal It could not start, or it is lost: no exit or close follows. */
+  failed(err: Error): void {
+    if (this.exitStatus || this.ended) return;
+    this.ended = true;
+    this.emit('error', err);
+  }
+
+  private outputClosed(): void {
+    this.openOutputs -= 1;
+    this.maybeClose();
+  }
+
+  private maybeClose(): void {
+    if (!this.exitStatus || this.openOutputs > 0 || this.ended) return;
+    this.ended = true;
+    this.emit('close', ...this.exitStatus);
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Starts the program from this process (node's spawn: a fork of this process). */
+function startDirect(
+  proc: GitProcess,
+  program: string,
+  args: readonly string[],
+  opts: StartOptions,
+) {
+  const child = spawn(program, args, {
+    env: opts.env,
+    stdio: [opts.stdin, 'pipe', 'pipe'],
+    detached: true,
+  });
+  proc.pid = child.pid;
+  proc.killer = () => {
+    if (child.exitCode === null && child.signalCode === null) killGroup(child.pid);
+  };
+  child.on('error', (err) => proc.failed(err));
+  if (child.pid === undefined) return;
+  proc.attachOutput(1, child.stdout);
+  proc.attachOutput(2, child.stderr);
+  if (opts.stdin === 'pipe') proc.attachStdin(child.stdin);
+  child.on('exit', (code, signal) => proc.exited(code, signal));
+  if (proc.killWanted) proc.killer();
+}
+
+/** A start the launcher did not make, made here instead (from an event: errors go to the run). */
+function startDirectOrFail(proc: GitProcess, message: RunMessage): void {
+  try {
+    startDirect(proc, message.program, message.args, message);
+  } catch (err) {
+    proc.failed(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+export type Warn = (message: string) => void;
+
+const LAUNCHER_MAIN = fileURLToPath(new URL('./launcher-main.js', import.meta.url));
+const defaultWarn: Warn = (message) => process.emitWarning(message, 'PackyardGitLauncher');
+
+interface Settings {
+  enabled: boolean;
+  warn: Warn;
+  main: string;
+}
+
+const settings: Settings = { enabled: true, warn: defaultWarn, main: LAUNCHER_MAIN };
+
+/**
+ * GIT_LAUNCHER (config): whether to use the launcher, and where its one warning goes (`main`:
+ * another launcher script, for tests). A change stops the current launcher (runs in flight
+ * fail) and forgets a failed start.
+ */
+export function configureGitLauncher(opts: { enabled: boolean; warn?: Warn; main?: string }): void {
+  const main = opts.main ?? LAUNCHER_MAIN;
+  const changed = opts.enabled !== settings.enabled || main !== settings.main;
+  settings.enabled = opts.enabled;
+  settings.warn = opts.warn ?? defaultWarn;
+  settings.main = main;
+  if (!changed) return;
+  launcher?.stop();
+  launcher = null;
+  broken = false;
+}
+
+interface RunMessage {
+  t: 'run';
+  id: number;
+  program: string;
+  args: readonly string[];
+  env: NodeJS.ProcessEnv;
+  stdin: 'pipe' | 'ignore';
+}
+
+type FromLauncher =
+  | { t: 'ready' }
+  | { t: 'spawned'; id: number; pid: number }
+  | { t: 'stdio'; id: number; fd: 0 | 1 | 2 }
+  | { t: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
+  | { t: 'error'; id: number; message: string; code: string | null }
+  | { t: 'unsupported'; id: number; message: string };
+
+/** One launcher process and the runs it has in flight. */
+class Launcher {
+  private readonly child: ChildProcess;
+  private ready = false;
+  private gone = false;
+  /** Stopped on purpose (GIT_LAUNCHER changed): its end is no failure to start. */
+  private stopping = false;
+  /** Runs asked for before the launcher said it was ready. */
+  private readonly waiting: { message: RunMessage; proc: GitProcess }[] = [];
+  private readonly runs = new Map<number, { message: RunMessage; proc: GitProcess }>();
+  private nextId = 1;
+
+  constructor(private readonly onGone: (launcher: Launcher, fallBack: string | null) => void) {
+    this.child = fork(settings.main, [], {
+      // Bare node: none of the server's loaders (tsx) or options, and none of its environment
+      // (each run carries git's own).
+      execArgv: [],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      // Its own process group: a Ctrl-C meant for the server's shutdown does not kill the git
+      // processes a graceful shutdown still waits for (it ends with the server's channel).
+      detached: true,
+      serialization: 'json',
+    });
+    this.child.on('message', (message: FromLauncher, handle?: unknown) =>
+      this.onMessage(message, handle),
+    );
+    this.child.on('error', (err) => this.lost(`failed (${err.message})`));
+    this.child.on('exit', (code, signal) =>
+      this.lost(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+    );
+    this.idle();
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** False once it is gone or going (a send would fail). */
+  get usable(): boolean {
+    return !this.gone && this.child.connected;
+  }
+
+  start(program: string, args: readonly string[], opts: StartOptions): GitProcess {
+    const proc = new GitProcess();
+    const id = this.nextId++;
+    const message: RunMessage = { t: 'run', id, program, args, env: opts.env, stdin: opts.stdin };
+    this.runs.set(id, { message, proc });
+    this.busy();
+    proc.killer = () => {
+      if (this.ready) this.child.send({ t: 'kill', id });
+      // Still waiting: the kill goes with the run (or to the direct start on a fallback).
+    };
+    if (this.ready) {
+      this.child.send(message);
+    } else {
+      this.waiting.push({ message, proc });
+    }
+    if (opts.stdin === 'ignore') proc.attachStdin(null);
+    return proc;
+  }
+
+  stop(): void {
+    if (this.gone) return;
+    this.stopping = true;
+    this.child.disconnect();
+  }
+
+  private onMessage(message: FromLauncher, handle: unknown): void {
+    if (message.t === 'ready') {
+      this.ready = true;
+      for (const { message: run, proc } of this.waiting.splice(0)) {
+        this.child.send(run);
+        if (proc.killWanted) this.child.send({ t: 'kill', id: run.id });
+      }
+      return;
+    }
+    const run = this.runs.get(message.id);
+    if (!run) {
+      // A pipe of a run already given up (its launcher was replaced): not ours to read.
+      (handle as { destroy?: () => void } | undefined)?.destroy?.();
+      return;
+    }
+    const { proc } = run;
+    switch (message.t) {
+      case 'spawned':
+        proc.pid = message.pid;
+        break;
+      case 'stdio':
+        if (message.fd === 0) proc.attachStdin((handle as Writable | undefined) ?? null);
+        else proc.attachOutput(message.fd, (handle as Readable | undefined) ?? null);
+        break;
+      case 'exit':
+        this.finished(message.id);
+        proc.exited(message.code, message.signal);
+        break;
+      case 'error': {
+        this.finished(message.id);
+        const err = Object.assign(new Error(message.message), { code: message.code });
+        proc.failed(err);
+        break;
+      }
+      case 'unsupported':
+        // Not expected on the node versions we run on; this run and the next go direct.
+        this.finished(message.id);
+        this.onGone(this, `the git launcher ${message.message}`);
+        startDirectOrFail(proc, run.message);
+        break;
+    }
+  }
+
+  private finished(id: number): void {
+    this.runs.delete(id);
+    if (this.runs.size === 0) this.idle();
+  }
+
+  /** The launcher is gone: a start that never got going falls back, runs in flight fail. */
+  private lost(why: string): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.onGone(this, this.ready || this.stopping ? null : `the git launcher ${why}`);
+    const waiting = this.waiting.splice(0);
+    for (const { message } of waiting) this.runs.delete(message.id);
+    for (const [id, { proc }] of this.runs) {
+      this.runs.delete(id);
+      // Reparented to init by now; nothing would read what they print.
+      killGroup(proc.pid);
+      proc.failed(new Error(`the git launcher (pid ${this.child.pid}) ${why} while it ran`));
+    }
+    for (const { message, proc } of waiting) startDirectOrFail(proc, message);
+  }
+
+  /** Nothing runs: the launcher must not keep this process alive. */
+  private idle(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+  }
+
+  private busy(): void {
+    this.child.ref();
+    this.child.channel?.ref();
+  }
+}
+
+/** Every start, `{ program, args }`, for whoever subscribes (tests count git processes with it). */
+export const gitStarts = diagnostics.channel('packyard:git:start');
+
+let launcher: Launcher | null = null;
+/** Set once the launcher could not start: every start is direct from then on. */
+let broken = false;
+
+/** Starts `program` with git's rules: its own process group, stdout and stderr piped. */
+export function startProcess(
+  program: string,
+  args: readonly string[],
+  opts: StartOptions,
+): GitProcess {
+  if (gitStarts.hasSubscribers) gitStarts.publish({ program, args });
+  if (settings.enabled && !broken) {
+    try {
+      if (launcher && !launcher.usable) launcher = null;
+      launcher ??= new Launcher(onLauncherGone);
+      return launcher.start(program, args, opts);
+    } catch (err) {
+      onLauncherGone(launcher, `the git launcher could not be started (${String(err)})`);
+    }
+  }
+  const proc = new GitProcess();
+  startDirect(proc, program, args, opts);
+  return proc;
+}
+
+function onLauncherGone(gone: Launcher | null, fallBack: string | null): void {
+  if (launcher === gone) launcher = null;
+  if (fallBack === null || broken) return;
+  broken = true;
+  settings.warn(`${fallBack}; git processes are started directly from now on`);
+}
+
+/** The running launcher's pid, if any (for tests and diagnostics). */
+export function gitLauncherPid(): number | undefined {
+  return launcher?.pid;
+}
