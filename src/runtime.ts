@@ -8,6 +8,7 @@ import { PeerEventBus } from './infra/peer-events.js';
 import { CacheGeneration } from './infra/cache-generation.js';
 import { openStorage } from './infra/storage/open.js';
 import type { ArchiveStorage } from './infra/storage/storage.js';
+import { configureGitLauncher } from './infra/git/launcher.js';
 import { createLogger } from './infra/logger.js';
 import type { Logger } from './infra/logger.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
@@ -31,6 +32,7 @@ export async function openRuntime(
   config: Readonly<Config>,
   log: Logger = createLogger('silent'),
 ): Promise<Runtime> {
+  configureGitLauncher({ enabled: config.gitLauncher, warn: (message) => log.warn(message) });
   const handle = await openDatabase(config);
   const nodeBus = createEventBus(config, (err) =>
     log.error({ err }, 'events: Redis pub/sub unavailable'),

@@ -64,6 +64,11 @@ export interface Config extends SecuritySettings, EventSettings {
   workerMetricsPort: number;
   /** Kill a git command after this many seconds (GIT_TIMEOUT_SECONDS, default 300). */
   gitTimeoutMs: number;
+  /**
+   * Start git processes from a small launcher process instead of forking this one
+   * (GIT_LAUNCHER=on|off, default on; src/infra/git/launcher.ts).
+   */
+  gitLauncher: boolean;
   /** Give up on a call to a git host's API or OAuth endpoints after this (HOST_API_TIMEOUT_SECONDS, default 15). */
   hostApiTimeoutMs: number;
   /** Monthly archive bandwidth limit in bytes, 0 = unlimited (BANDWIDTH_LIMIT_BYTES). */
@@ -234,6 +239,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     allowLocalRepositories: flag(env, 'ALLOW_LOCAL_REPOSITORIES', edition !== 'cloud'),
     workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),
     gitTimeoutMs: integer(env, 'GIT_TIMEOUT_SECONDS', 300, 1) * 1000,
+    gitLauncher: flag(env, 'GIT_LAUNCHER', true),
     hostApiTimeoutMs: integer(env, 'HOST_API_TIMEOUT_SECONDS', 15, 1) * 1000,
     bandwidthLimitBytes: integer(env, 'BANDWIDTH_LIMIT_BYTES', 0),
     storageLimitBytes: integer(env, 'STORAGE_LIMIT_BYTES', 0),
