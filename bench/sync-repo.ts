@@ -115,8 +115,9 @@ export async function composerVcsRead(
 }
 
 /**
- * CPU seconds a process has used, its own and its waited-for children's (git, for a sync), from
- * /proc/<pid>/stat; null where there is no /proc.
+ * CPU seconds a process has used, its own and its waited-for children's (git, for a sync), and
+ * the same for each process still running below it, from /proc/<pid>/stat; null where there is
+ * no /proc.
  */
 export function processCpuSeconds(pid: number): number | null {
   try {
@@ -124,8 +125,21 @@ export function processCpuSeconds(pid: number): number | null {
     // Fields after the command name (which may hold spaces): utime is the 12th of them.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i] ?? 0), 0);
-    return ticks / 100;
+    // And the processes still running below it: the server's git launcher (GIT_LAUNCHER),
+    // which waits for git in its place, so git's CPU is in its own waited-for children.
+    return (
+      ticks / 100 + childrenOf(pid).reduce((n, child) => n + (processCpuSeconds(child) ?? 0), 0)
+    );
   } catch {
     return null;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+    return text.split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }
