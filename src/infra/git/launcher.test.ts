@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitError } from './errors.js';
 import { runGit, runProcess } from './exec.js';
 import { configureGitLauncher, gitLauncherPid } from './launcher.js';
@@ -11,6 +11,11 @@ import { configureGitLauncher, gitLauncherPid } from './launcher.js';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-launcher-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => configureGitLauncher({ enabled: true }));
+// Starts made while the launcher is still starting go direct: each test begins with it ready.
+beforeEach(async () => {
+  await runProcess('true', [], 'true');
+  await vi.waitFor(() => expect(gitLauncherPid()).toBeDefined());
+});
 
 /** The state and parent pid in a /proc/<pid>/stat line: `pid (comm) state ppid …`. */
 function parseStat(text: string): { ppid: number; state: string } {
@@ -166,12 +171,17 @@ describe('git launcher', () => {
     fs.writeFileSync(broken, 'process.exit(3);\n');
     const warnings: string[] = [];
     configureGitLauncher({ enabled: true, main: broken, warn: (m) => warnings.push(m) });
+    const first = await sh('cat /proc/$$/stat');
+    expect(parseStat(first.stdout.toString()).ppid).toBe(process.pid);
+    await vi.waitFor(() =>
+      expect(warnings).toEqual([
+        'the git launcher exited with code 3; git processes are started directly from now on',
+      ]),
+    );
     const runs = await Promise.all([sh('cat /proc/$$/stat'), sh('cat /proc/$$/stat')]);
     for (const { stdout } of runs) expect(parseStat(stdout.toString()).ppid).toBe(process.pid);
-    await sh('true');
-    expect(warnings).toEqual([
-      'the git launcher exited with code 3; git processes are started directly from now on',
-    ]);
+    expect(gitLauncherPid()).toBeUndefined();
+    expect(warnings).toHaveLength(1);
   });
 
   it('neither outlives the server nor keeps it running while idle', async () => {
@@ -180,12 +190,21 @@ describe('git launcher', () => {
     fs.writeFileSync(
       script,
       [
-        `import { startProcess } from ${JSON.stringify(launcherTs)};`,
-        `import { gitLauncherPid } from ${JSON.stringify(launcherTs)};`,
-        `const p = startProcess('true', [], { env: process.env, stdin: 'ignore' });`,
-        `p.on('close', () => {`,
-        `  console.log(gitLauncherPid());`,
-        `  if (process.argv[2] === 'stay') setInterval(() => {}, 1000);`,
+        `import { gitLauncherPid, startProcess } from ${JSON.stringify(launcherTs)};`,
+        `const run = () =>`,
+        `  new Promise((resolve) =>`,
+        `    startProcess('true', [], { env: process.env, stdin: 'ignore' }).on('close', resolve),`,
+        `  );`,
+        `// The first start goes direct while the launcher starts; the second goes through it.`,
+        `void run().then(() => {`,
+        `  const poll = setInterval(() => {`,
+        `    if (gitLauncherPid() === undefined) return;`,
+        `    clearInterval(poll);`,
+        `    void run().then(() => {`,
+        `      console.log(gitLauncherPid());`,
+        `      if (process.argv[2] === 'stay') setInterval(() => {}, 1000);`,
+        `    });`,
+        `  }, 5);`,
         `});`,
       ].join('\n'),
     );

@@ -218,8 +218,6 @@ class Launcher {
   private gone = false;
   /** Stopped on purpose (GIT_LAUNCHER changed): its end is no failure to start. */
   private stopping = false;
-  /** Runs asked for before the launcher said it was ready. */
-  private readonly waiting: { message: RunMessage; proc: GitProcess }[] = [];
   private readonly runs = new Map<number, { message: RunMessage; proc: GitProcess }>();
   private nextId = 1;
 
@@ -245,8 +243,9 @@ class Launcher {
     this.idle();
   }
 
+  /** Its pid once it is ready to start processes. */
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.ready ? this.child.pid : undefined;
   }
 
   /** False once it is gone or going (a send would fail). */
@@ -254,21 +253,16 @@ class Launcher {
     return !this.gone && this.child.connected;
   }
 
-  start(program: string, args: readonly string[], opts: StartOptions): GitProcess {
+  /** Null while it is still starting: the caller starts the process itself meanwhile. */
+  start(program: string, args: readonly string[], opts: StartOptions): GitProcess | null {
+    if (!this.ready) return null;
     const proc = new GitProcess();
     const id = this.nextId++;
     const message: RunMessage = { t: 'run', id, program, args, env: opts.env, stdin: opts.stdin };
     this.runs.set(id, { message, proc });
     this.busy();
-    proc.killer = () => {
-      if (this.ready) this.child.send({ t: 'kill', id });
-      // Still waiting: the kill goes with the run (or to the direct start on a fallback).
-    };
-    if (this.ready) {
-      this.child.send(message);
-    } else {
-      this.waiting.push({ message, proc });
-    }
+    proc.killer = () => this.child.send({ t: 'kill', id });
+    this.child.send(message);
     if (opts.stdin === 'ignore') proc.attachStdin(null);
     return proc;
   }
@@ -282,10 +276,6 @@ class Launcher {
   private onMessage(message: FromLauncher, handle: unknown): void {
     if (message.t === 'ready') {
       this.ready = true;
-      for (const { message: run, proc } of this.waiting.splice(0)) {
-        this.child.send(run);
-        if (proc.killWanted) this.child.send({ t: 'kill', id: run.id });
-      }
       return;
     }
     const run = this.runs.get(message.id);
@@ -327,20 +317,17 @@ class Launcher {
     if (this.runs.size === 0) this.idle();
   }
 
-  /** The launcher is gone: a start that never got going falls back, runs in flight fail. */
+  /** The launcher is gone: runs in flight fail; gone before it was ready, it cannot start. */
   private lost(why: string): void {
     if (this.gone) return;
     this.gone = true;
     this.onGone(this, this.ready || this.stopping ? null : `the git launcher ${why}`);
-    const waiting = this.waiting.splice(0);
-    for (const { message } of waiting) this.runs.delete(message.id);
     for (const [id, { proc }] of this.runs) {
       this.runs.delete(id);
       // Reparented to init by now; nothing would read what they print.
       killGroup(proc.pid);
       proc.failed(new Error(`the git launcher (pid ${this.child.pid}) ${why} while it ran`));
     }
-    for (const { message, proc } of waiting) startDirectOrFail(proc, message);
   }
 
   /** Nothing runs: the launcher must not keep this process alive. */
@@ -373,7 +360,9 @@ export function startProcess(
     try {
       if (launcher && !launcher.usable) launcher = null;
       launcher ??= new Launcher(onLauncherGone);
-      return launcher.start(program, args, opts);
+      // Until it is ready (tens of ms, once) starts go direct rather than wait for it.
+      const proc = launcher.start(program, args, opts);
+      if (proc) return proc;
     } catch (err) {
       onLauncherGone(launcher, `the git launcher could not be started (${String(err)})`);
     }
@@ -390,7 +379,7 @@ function onLauncherGone(gone: Launcher | null, fallBack: string | null): void {
   settings.warn(`${fallBack}; git processes are started directly from now on`);
 }
 
-/** The running launcher's pid, if any (for tests and diagnostics). */
+/** The launcher's pid once it is ready, if there is one (for tests and diagnostics). */
 export function gitLauncherPid(): number | undefined {
   return launcher?.pid;
 }
