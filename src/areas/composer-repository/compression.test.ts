@@ -1,6 +1,6 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { basicAuth, createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
@@ -79,6 +79,20 @@ describe('compressed Composer metadata', () => {
     }
     // Both were cache hits answered before routing.
     expect(t.app.p2FastPath.hits).toBe(hitsBefore + 2);
+  });
+
+  it('compresses a document once: for the request that computed it and every hit after', async () => {
+    const gzip = vi.spyOn(zlib, 'gzipSync');
+    try {
+      const headers = { authorization, 'accept-encoding': COMPOSER };
+      const first = await raw('/p2/acme/zipped~dev.json', headers);
+      const again = await raw('/p2/acme/zipped~dev.json', headers);
+      expect(first.headers['content-encoding']).toBe('gzip');
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(gzip).toHaveBeenCalledTimes(1);
+    } finally {
+      gzip.mockRestore();
+    }
   });
 
   it('revalidates either representation with 304, exactly as before', async () => {

@@ -219,8 +219,10 @@ export class ResponseCache {
   ): void {
     if (this.documentCount >= MAX_DOCUMENTS) this.forgetAll();
     if (!audience.documents.has(path)) this.documentCount += 1;
+    // Compressed on `doc` before the entry copies it: the caller answers the request that
+    // computed it with `doc`, which then finds the gzip made, not compressed a second time.
+    gzipped(doc);
     const entry: Entry = { ...doc, generation, pkg, validUntil: earliest(validUntil) };
-    gzipped(entry);
     audience.documents.set(path, entry);
   }
 
