@@ -283,4 +283,43 @@ describe('ordering', () => {
     expect(sortVersions(versions, 'asc')[0]).toBe('dev-feature');
     expect(compareVersions('1.0.0.0', '1.0.0.0')).toBe(0);
   });
+
+  it('orders plain numbered versions exactly as version_compare does', () => {
+    // Leading zeros, numbers past PHP's LONG_MAX (clamped), fewer or more parts, other forms.
+    const some = [
+      '0',
+      '1',
+      '01',
+      '001.0',
+      '1.0',
+      '1.0.0.0',
+      '1.0.0.0.0',
+      '1.00.0.0',
+      '10.0.0.0',
+      '9.0.0.0',
+      '2.10.0.0',
+      '2.9.99.0',
+      '9223372036854775807.0',
+      '9223372036854775808.0',
+      '99999999999999999999.0',
+      '00000009223372036854775807.1',
+      '1.0.0.0-beta1',
+      '1.0.0.0-p1',
+      '1.0.0.0-dev',
+      '1.0',
+      '7.0.0.0',
+    ];
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let i = 0; i < 300; i++) {
+      const parts = Array.from({ length: 1 + next(5) }, () =>
+        next(4) === 0 ? `0${next(30)}` : String(next(12)),
+      );
+      some.push(parts.join('.'));
+    }
+    for (const a of some) {
+      for (const b of some)
+        expect(compareVersions(a, b), `${a} <> ${b}`).toBe(phpVersionCompare(a, b));
+    }
+  });
 });
