@@ -35,6 +35,9 @@ interface PackageView {
   gate: VersionGate;
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function distPath(name: string, normalized: string): string {
   return `/dist/${name}/${encodeURIComponent(normalized)}.zip`;
 }
@@ -219,8 +222,14 @@ export class ComposerService {
     const versions: VersionEntry[] = [];
     for (const { n, e } of entries) {
       if (!view.gate.admits(n)) continue;
-      const dist = e.dist as Record<string, unknown>;
-      versions.push({ ...e, dist: { ...dist, url: baseUrl + distPath(view.pkg.name, n) } });
+      const dist = e.dist;
+      const url = baseUrl + distPath(view.pkg.name, n);
+      // Parsed for this answer alone, so changed in place: the same keys in the same order as
+      // copies would have (`url` last in dist), without copying 1,000 entries.
+      if (isPlainObject(dist)) {
+        dist.url = url;
+        versions.push(e);
+      } else versions.push({ ...e, dist: { ...(dist as object), url } });
     }
     const modified = Date.parse(doc?.last_modified ?? view.pkg.created_at);
     const body: Record<string, unknown> = { packages: { [view.pkg.name]: versions } };
