@@ -77,7 +77,10 @@ export class VulnerabilityScanner {
     const db = this.deps.db;
     const names = packages ? [...new Set(packages.map((p) => p.toLowerCase()))] : undefined;
     const advisories = await store.allAdvisories(db, tenantId, names);
-    const held = byPackage(await this.heldVersions(tenantId, names));
+    // Run after every sync: without an advisory about these packages nothing can match, so
+    // their versions (1,000 rows for a large package) are not read; stored matches still go.
+    const held =
+      advisories.length > 0 ? byPackage(await this.heldVersions(tenantId, names)) : byPackage([]);
     const found = matchAll(advisories, held);
     const key = (advisoryId: string, version: string) => `${advisoryId}\n${version}`;
     const now = new Date().toISOString();
