@@ -2,13 +2,7 @@ import path from 'node:path';
 import type { Ctx, Deps } from '../../context.js';
 import { transact } from '../../unit-of-work.js';
 import { nowIso } from '../../context.js';
-import {
-  ObjectReader,
-  findReadme,
-  isBareRepository,
-  listRefs,
-  mirrorRepository,
-} from '../../infra/git/index.js';
+import { ObjectReader, findReadme, listRefs, mirrorRepository } from '../../infra/git/index.js';
 import { assertRepositoryAllowed } from '../../infra/git/host-guard.js';
 import type { RepositoryRefs } from '../../infra/git/index.js';
 import { findPackageById, listVersions } from '../packages/catalog.js';
@@ -76,16 +70,20 @@ export class SyncService {
     const pin = await assertRepositoryAllowed(pkg.repository_url, this.deps.config);
     const credentials = await this.credentials.resolve(pkg.tenant_id, pkg.repository_url);
     // One `git cat-file` process reads every object the sync needs. On an existing mirror it
-    // starts while the fetch runs (it finds what the fetch brings); a first clone comes first.
-    let reader = (await isBareRepository(dir)) ? new ObjectReader(dir, { timeoutMs }) : null;
+    // starts while the fetch runs, just after it (it finds what the fetch brings); a first clone
+    // comes first.
+    const started: { reader?: ObjectReader } = {};
     try {
       const fetched = await mirrorRepository(pkg.repository_url, dir, {
         timeoutMs,
         credentials,
         pin,
+        fetching: () => {
+          started.reader = new ObjectReader(dir, { timeoutMs });
+        },
       });
       // After a clone the reader starts while git lists the refs.
-      reader ??= new ObjectReader(dir, { timeoutMs });
+      const reader = (started.reader ??= new ObjectReader(dir, { timeoutMs }));
       // A clone or an update that fetched exactly the listed refs knows them; else git lists them.
       const refs = fetched ?? (await listRefs(dir, { timeoutMs }));
       const analysis = await analyzeRefs(dir, pkg.name, refs, { timeoutMs, known, reader });
@@ -93,7 +91,7 @@ export class SyncService {
         refs.branches.find((b) => b.name === refs.defaultBranch)?.commit ?? null;
       return { dir, refs, analysis, defaultCommit, reader };
     } catch (err) {
-      await reader?.close();
+      await started.reader?.close();
       throw err;
     }
   }

@@ -19,6 +19,11 @@ export interface MirrorOptions {
   credentials?: GitCredentials | null;
   /** The checked address git must connect to (BLOCK_PRIVATE_GIT_HOSTS), for HTTP(S) remotes. */
   pin?: PinnedHost | null;
+  /**
+   * Called once an update of an existing mirror has started its fetch (never for a clone): what
+   * the caller would start beside the fetch (another git process) starts then, behind it.
+   */
+  fetching?: () => void;
 }
 
 /**
@@ -42,7 +47,7 @@ export async function mirrorRepository(
   const deadline = new Deadline(opts.timeoutMs);
   const target = path.resolve(dir);
   const talk: Remote = { url, deadline, env: remoteConfigEnv(url, opts.credentials, opts.pin) };
-  if (await isBareRepository(target)) return updateMirror(talk, target);
+  if (await isBareRepository(target)) return updateMirror(talk, target, opts.fetching);
   return cloneMirror(talk, target);
 }
 
@@ -96,7 +101,11 @@ async function cloneMirror(talk: Remote, target: string): Promise<RepositoryRefs
   }
 }
 
-async function updateMirror(talk: Remote, gitDir: string): Promise<RepositoryRefs | null> {
+async function updateMirror(
+  talk: Remote,
+  gitDir: string,
+  fetching?: () => void,
+): Promise<RepositoryRefs | null> {
   const { url, deadline } = talk;
   const current =
     (await originUrl(gitDir)) ??
@@ -116,15 +125,24 @@ async function updateMirror(talk: Remote, gitDir: string): Promise<RepositoryRef
   if (current !== url) await setUrl(url);
   try {
     // One listing (for HEAD and peeled tags) and one fetch of whatever moved, at the same time:
-    // a push of one tag costs the slower of the two, not their sum.
-    const [listed] = await Promise.all([
-      remote(talk, ['ls-remote', '--symref', 'origin'], gitDir),
+    // a push of one tag costs the slower of the two, not their sum. The fetch, the slower, starts
+    // first: starting a process blocks this thread for a while (a fork of the whole server), so
+    // each process started before it would delay it by that much.
+    const both = Promise.all([
       remote(
         talk,
         ['fetch', '--prune', '--atomic', '--quiet', '--no-write-fetch-head', 'origin'],
         gitDir,
       ),
+      remote(talk, ['ls-remote', '--symref', 'origin'], gitDir),
     ]);
+    try {
+      fetching?.();
+    } catch (err) {
+      await both.catch(() => {});
+      throw err;
+    }
+    const [, listed] = await both;
     const listing = parseListing(listed.stdout.toString('utf8'));
     await followHead(talk, gitDir, listing.head);
     return await refsIfListed(gitDir, listing);
