@@ -23,7 +23,8 @@ function tagName(i: number): string {
 
 /**
  * A bare repository whose `main` has one commit per release and a lightweight tag on each,
- * built with a single `git fast-import` (a commit/tag loop would spawn thousands of processes).
+ * built with a single `git fast-import` (a commit/tag loop would spawn thousands of processes),
+ * its refs packed.
  * Every tag's composer.json is valid and names `packageName`.
  */
 export function createTaggedRepo(packageName: string, tags: number): TaggedRepo {
@@ -66,6 +67,11 @@ export function createTaggedRepo(packageName: string, tags: number): TaggedRepo 
     .split('\n')
     .filter(Boolean).length;
   if (count !== tags) throw new Error(`Expected ${tags} tags in ${dir}, found ${count}`);
+  // fast-import leaves one loose file per ref; a hosted repository's refs are packed by its
+  // housekeeping (git gc), so every listing of them (`ls-remote`, a fetch's) reads one file, as a
+  // real host's does. BENCH_LOOSE_REFS=1 keeps them loose (the runs before 2026-11-28 did).
+  if (process.env.BENCH_LOOSE_REFS !== '1')
+    execFileSync('git', ['pack-refs', '--all'], { cwd: dir });
   return {
     dir,
     url: `file://${dir}`,
