@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DEFAULT_TENANT_ID } from './infra/db/schema.js';
 import { assertFeature, featureOfPath } from './editions.js';
 import { clientErrorResponse, mapError } from './http/error-mapper.js';
+import { serializerCompiler } from './http/serializer.js';
 import { assertCleanInput, rejectUndeclaredFields, validatorCompiler } from './http/validation.js';
 import { limitAuthFailures } from './http/auth-failures.js';
 import { authenticateAdminRequest } from './http/auth.js';
@@ -115,6 +116,7 @@ export async function buildApp({
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('services', services);
   app.decorate('p2FastPath', p2FastPath);
