@@ -10,6 +10,7 @@ import { buildWorkerApp } from './http/worker-app.js';
 import { describeStorage, openStorage } from './infra/storage/open.js';
 import { expectedShasums, migrateArchives } from './areas/storage/migrate.js';
 import { proxyBannerLines } from './areas/proxy/banner.js';
+import { prepareGitLauncher } from './infra/git/launcher.js';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -91,7 +92,7 @@ async function serve(): Promise<void> {
     logger: { level: config.logLevel },
     processMetrics: true,
   });
-  if (config.worker) runtime.services.worker.start();
+  if (config.worker) startWorker(runtime.services.worker);
   await app.listen({ port: config.port, host: config.host });
   // In a cluster the primary prints the banner once for all processes.
   if (!isClusterProcess()) printBanner(config, runtime.describe, runtime.generatedAdminToken);
@@ -103,10 +104,16 @@ async function serve(): Promise<void> {
   });
 }
 
+/** The task worker, and the git launcher its syncs start git from, ready before the first. */
+function startWorker(worker: { start(): void }): void {
+  prepareGitLauncher();
+  worker.start();
+}
+
 async function worker(): Promise<void> {
   const config = configOrExit();
   const runtime = await openRuntime(config, createLogger(config.logLevel));
-  runtime.services.worker.start();
+  startWorker(runtime.services.worker);
   const port = config.workerMetricsPort;
   const ops = port > 0 ? await buildWorkerApp(runtime.services, { processMetrics: true }) : null;
   if (ops) await ops.listen({ port, host: config.host });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GitError } from './errors.js';
 import { runGit, runProcess } from './exec.js';
-import { configureGitLauncher, gitLauncherPid } from './launcher.js';
+import { configureGitLauncher, gitLauncherPid, prepareGitLauncher } from './launcher.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'packyard-launcher-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -157,6 +157,24 @@ describe('git launcher', () => {
 
     expect((await sh('echo again')).stdout.toString()).toBe('again\n');
     expect(gitLauncherPid()).not.toBe(first);
+  });
+
+  it('starts the launcher ahead of the first git start when asked, so that one goes through it', async () => {
+    // Switching it off and on stops the current launcher: none runs until one is asked for.
+    configureGitLauncher({ enabled: false });
+    configureGitLauncher({ enabled: true });
+    expect(gitLauncherPid()).toBeUndefined();
+    prepareGitLauncher();
+    await vi.waitFor(() => expect(gitLauncherPid()).toBeDefined());
+    const launcher = gitLauncherPid();
+    prepareGitLauncher();
+    expect(gitLauncherPid()).toBe(launcher);
+    const { stdout } = await runGit(['-c', 'alias.whose=!cat /proc/$PPID/stat', 'whose']);
+    expect(parseStat(stdout.toString()).ppid).toBe(launcher);
+
+    configureGitLauncher({ enabled: false });
+    prepareGitLauncher();
+    expect(gitLauncherPid()).toBeUndefined();
   });
 
   it('spawns directly when switched off', async () => {

@@ -231,6 +231,20 @@ export function startProcess(
   return proc;
 }
 
+/**
+ * Starts the launcher now rather than at the first git start, which would otherwise go direct
+ * (forking this server) while the launcher boots beside it: the task worker calls this when it
+ * starts, since its syncs are what run git.
+ */
+export function prepareGitLauncher(): void {
+  if (!settings.enabled || broken || (launcher && launcher.usable)) return;
+  try {
+    launcher = new Launcher(onLauncherGone);
+  } catch (err) {
+    onLauncherGone(launcher, `the git launcher could not be started (${String(err)})`);
+  }
+}
+
 function onLauncherGone(gone: Launcher | null, fallBack: string | null): void {
   if (launcher === gone) launcher = null;
   if (fallBack === null || broken) return;
