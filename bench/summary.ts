@@ -120,6 +120,12 @@ export function summary(
           `>= ${TARGETS.syncSpeedup}x`,
           verdict(sync.speedup >= TARGETS.syncSpeedup),
         ],
+        [
+          '(c) the same on a server that synced before (median, ratio)',
+          `${fmt.ms(sync.running.median)}, ${fmt.ratio(sync.runningSpeedup)}x`,
+          '',
+          '',
+        ],
         ...sync.push.map((p) => [
           `(c) ${fmt.int(p.tags)} tags: signed push -> p2 lists the tag (median)`,
           fmt.ms(p.webhook.median),
