@@ -11,6 +11,7 @@ import { describeStorage, openStorage } from './infra/storage/open.js';
 import { expectedShasums, migrateArchives } from './areas/storage/migrate.js';
 import { proxyBannerLines } from './areas/proxy/banner.js';
 import { prepareGitLauncher } from './infra/git/launcher.js';
+import { prepareZipThread } from './infra/git/zip-thread.js';
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -104,9 +105,13 @@ async function serve(): Promise<void> {
   });
 }
 
-/** The task worker, and the git launcher its syncs start git from, ready before the first. */
+/**
+ * The task worker, with the git launcher its syncs start git from and the thread that makes
+ * their zips, both ready before the first sync.
+ */
 function startWorker(worker: { start(): void }): void {
   prepareGitLauncher();
+  prepareZipThread();
   worker.start();
 }
 

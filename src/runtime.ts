@@ -9,6 +9,7 @@ import { CacheGeneration } from './infra/cache-generation.js';
 import { openStorage } from './infra/storage/open.js';
 import type { ArchiveStorage } from './infra/storage/storage.js';
 import { configureGitLauncher } from './infra/git/launcher.js';
+import { configureZipThread } from './infra/git/zip-thread.js';
 import { createLogger } from './infra/logger.js';
 import type { Logger } from './infra/logger.js';
 import { ensureAdminToken } from './areas/auth/admin-token.js';
@@ -33,6 +34,7 @@ export async function openRuntime(
   log: Logger = createLogger('silent'),
 ): Promise<Runtime> {
   configureGitLauncher({ enabled: config.gitLauncher, warn: (message) => log.warn(message) });
+  configureZipThread({ enabled: config.zipThread });
   const handle = await openDatabase(config);
   const nodeBus = createEventBus(config, (err) =>
     log.error({ err }, 'events: Redis pub/sub unavailable'),

@@ -69,6 +69,11 @@ export interface Config extends SecuritySettings, EventSettings {
    * (GIT_LAUNCHER=on|off, default on; src/infra/git/launcher.ts).
    */
   gitLauncher: boolean;
+  /**
+   * Make a sync's zips in a worker thread while the server's thread reads git (ZIP_THREAD=on|off,
+   * default on where there is more than one core; src/infra/git/zip-thread.ts).
+   */
+  zipThread: boolean;
   /** Give up on a call to a git host's API or OAuth endpoints after this (HOST_API_TIMEOUT_SECONDS, default 15). */
   hostApiTimeoutMs: number;
   /** Monthly archive bandwidth limit in bytes, 0 = unlimited (BANDWIDTH_LIMIT_BYTES). */
@@ -240,6 +245,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     workerMetricsPort: port16(env, 'WORKER_METRICS_PORT'),
     gitTimeoutMs: integer(env, 'GIT_TIMEOUT_SECONDS', 300, 1) * 1000,
     gitLauncher: flag(env, 'GIT_LAUNCHER', true),
+    zipThread: flag(env, 'ZIP_THREAD', true),
     hostApiTimeoutMs: integer(env, 'HOST_API_TIMEOUT_SECONDS', 15, 1) * 1000,
     bandwidthLimitBytes: integer(env, 'BANDWIDTH_LIMIT_BYTES', 0),
     storageLimitBytes: integer(env, 'STORAGE_LIMIT_BYTES', 0),

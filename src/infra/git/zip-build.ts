@@ -8,8 +8,10 @@ import { ObjectReader } from './object-reader.js';
 import { TreeSource, Unsupported } from './zip-tree.js';
 import type { BlobDraft, Draft } from './zip-tree.js';
 import { DEFLATE_LEVEL, ZIP_LIMITS, makePiece, writeZip } from './zip-writer.js';
-import type { ZipEntry, ZipPiece } from './zip-writer.js';
-import { PieceCache, Pool } from './zip-pieces.js';
+import type { ZipPiece } from './zip-writer.js';
+import { PieceCache, Pool, assemble, pieceKey, readBlobs } from './zip-pieces.js';
+import { ZipThreadFailed, zipThread } from './zip-thread.js';
+import type { BlobToPiece, ZipThread } from './zip-thread.js';
 
 export interface ZipJob {
   commit: string;
@@ -75,28 +77,70 @@ export async function buildZips(
   const reader = opts.reader ?? new ObjectReader(gitDir, opts);
   // Zips waiting for `visit` (storage) are held in memory: bounded by count and by bytes.
   const visits = new Pool(opts.concurrency ?? 8, VISIT_BYTES);
+  // Jobs zipped (or left to git) so far: what is left if the zip thread fails midway.
+  const done = new Set<ZipJob>();
+  const deliver = async (job: ZipJob, zip: Buffer | string) => {
+    done.add(job);
+    if (typeof zip === 'string') result.fallback.push({ job, reason: zip });
+    else await visits.run(() => visit(job, zip), zip.length);
+  };
   try {
-    const commits = await readCommits(reader, [...new Set(jobs.map((j) => j.commit))]);
-    const roots = await Promise.all(
-      normalized.map(async ({ job, subdir }) => {
-        const commit = commits.get(job.commit)!;
-        if (subdir === '') return commit.tree;
-        const tree = await reader.read(`${job.commit}:${subdir}`);
-        if (tree?.type !== 'tree') {
-          throw new GitError(`Directory ${subdir} not found at commit ${job.commit}`, {
-            kind: 'not-found',
-          });
-        }
-        return tree.oid;
-      }),
-    );
-    // Oldest first: neighbours in time share the most, so the piece cache keeps what comes next.
-    const order = normalized
-      .map((n, i) => ({ ...n, root: roots[i]!, time: commits.get(n.job.commit)!.time }))
-      .sort((a, b) => a.time - b.time);
-    const trees = new TreeSource(reader, jobs[0]!.commit.length / 2);
-    const pieces = new PieceCache(PIECE_CACHE_BYTES);
-    let window = FIRST_WINDOW;
+    const thread = zipThread();
+    try {
+      await zipWindows(reader, normalized, thread, result, deliver);
+    } catch (err) {
+      if (!(err instanceof ZipThreadFailed)) throw err;
+      // Its zips in flight are lost: the server's thread makes what is left.
+      const left = normalized.filter((n) => !done.has(n.job));
+      await zipWindows(reader, left, null, result, deliver);
+    }
+    await visits.drain();
+  } finally {
+    if (!opts.reader) await reader.close();
+  }
+  return result;
+}
+
+type Normalized = { job: ZipJob; subdir: string };
+type Deliver = (job: ZipJob, zip: Buffer | string) => Promise<void>;
+type Listed = { job: ZipJob; time: number };
+
+/**
+ * The zips of `jobs`, window by window: the server's thread reads each window's trees and blobs;
+ * the zip thread, when there is one, makes their pieces and zips while the next window is read.
+ */
+async function zipWindows(
+  reader: ObjectReader,
+  jobs: readonly Normalized[],
+  thread: ZipThread | null,
+  result: ZipBuildResult,
+  deliver: Deliver,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const commits = await readCommits(reader, [...new Set(jobs.map((j) => j.job.commit))]);
+  const roots = await Promise.all(
+    jobs.map(async ({ job, subdir }) => {
+      const commit = commits.get(job.commit)!;
+      if (subdir === '') return commit.tree;
+      const tree = await reader.read(`${job.commit}:${subdir}`);
+      if (tree?.type !== 'tree') {
+        throw new GitError(`Directory ${subdir} not found at commit ${job.commit}`, {
+          kind: 'not-found',
+        });
+      }
+      return tree.oid;
+    }),
+  );
+  // Oldest first: neighbours in time share the most, so the piece cache keeps what comes next.
+  const order = jobs
+    .map((n, i) => ({ ...n, root: roots[i]!, time: commits.get(n.job.commit)!.time }))
+    .sort((a, b) => a.time - b.time);
+  const trees = new TreeSource(reader, jobs[0]!.job.commit.length / 2);
+  const pieces = new PieceCache(PIECE_CACHE_BYTES);
+  // The zip thread's windows not yet delivered: the next window is read meanwhile.
+  const zipping: Promise<void>[] = [];
+  let window = FIRST_WINDOW;
+  try {
     for (let i = 0; i < order.length;) {
       let slice = order.slice(i, i + window);
       await trees.load(slice.map((s) => s.root));
@@ -107,32 +151,80 @@ export async function buildZips(
         listed = listed.slice(0, slice.length);
       }
       i += slice.length;
-      const pinned = await pieces.fill(
-        blobsOf(listed),
-        (d, max) => readPiece(reader, d, max),
-        result,
-      );
-      for (const l of listed) {
-        const entries = typeof l.drafts === 'string' ? l.drafts : assemble(l.drafts, pinned);
-        if (typeof entries === 'string') {
-          result.fallback.push({ job: l.job, reason: entries });
-          continue;
+      const wanted = blobsOf(listed);
+      let held: number;
+      if (thread) {
+        zipping.push(
+          (await zipInThread(thread, reader, listed, wanted, result, deliver)).delivered,
+        );
+        if (zipping.length > 1) await zipping.shift();
+        held = thread.bytesOf(wanted.keys());
+      } else {
+        const pinned = await pieces.fill(wanted, (d, max) => readPiece(reader, d, max), result);
+        for (const l of listed) {
+          const entries = typeof l.drafts === 'string' ? l.drafts : assemble(l.drafts, pinned);
+          await deliver(
+            l.job,
+            typeof entries === 'string' ? entries : writeZip(entries, l.time, l.job.commit),
+          );
         }
-        const zip = writeZip(entries, l.time, l.job.commit);
-        await visits.run(() => visit(l.job, zip), zip.length);
+        held = [...pinned.values()].reduce((n, p) => n + (p?.data.length ?? 0), 0);
+        pieces.trim();
       }
-      const held = [...pinned.values()].reduce((n, p) => n + (p?.data.length ?? 0), 0);
       window = held > WINDOW_BYTES ? Math.max(1, window >> 1) : Math.min(512, window * 2);
-      pieces.trim();
     }
-    await visits.drain();
+    await Promise.all(zipping);
   } finally {
-    if (!opts.reader) await reader.close();
+    // A failure leaves nothing running behind it (the caller may zip the rest itself).
+    await Promise.allSettled(zipping);
   }
-  return result;
 }
 
-const pieceKey = (d: BlobDraft) => `${d.oid}${d.kind === 'symlink' ? ':l' : ''}`;
+/**
+ * Reads the blobs of a window the zip thread does not hold and sends it the window: answers
+ * once it is sent, with the delivery of its zips (to `deliver`) to wait for.
+ */
+async function zipInThread(
+  thread: ZipThread,
+  reader: ObjectReader,
+  listed: readonly (Listed & { drafts: Draft[] | string })[],
+  wanted: Map<string, BlobDraft>,
+  result: ZipBuildResult,
+  deliver: Deliver,
+): Promise<{ delivered: Promise<void> }> {
+  const missing = thread.missing(wanted.keys());
+  const blobs: BlobToPiece[] = [];
+  await readBlobs(
+    missing.map((key) => [key, wanted.get(key)!] as [string, BlobDraft]),
+    (d, max) => readBlob(reader, d, max),
+    (key, content) => {
+      if (content) result.blobs++;
+      blobs.push({ key, content, symlink: wanted.get(key)!.kind === 'symlink' });
+    },
+  );
+  const sent = listed.filter((l) => typeof l.drafts !== 'string');
+  const zips = thread.zip(
+    sent.map((l) => ({ drafts: l.drafts as Draft[], time: l.time, commit: l.job.commit })),
+    blobs,
+    new Set(wanted.keys()),
+    PIECE_CACHE_BYTES,
+  );
+  const delivered = (async () => {
+    for (const l of listed) if (typeof l.drafts === 'string') await deliver(l.job, l.drafts);
+    const outcomes = await zips;
+    for (const [n, outcome] of outcomes.entries()) {
+      const job = sent[n]!.job;
+      if ('reason' in outcome) await deliver(job, outcome.reason);
+      else {
+        const zip = outcome.zip;
+        await deliver(job, Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+      }
+    }
+  })();
+  // Seen by the caller in order; until then a failure here is not an unhandled rejection.
+  delivered.catch(() => {});
+  return { delivered };
+}
 
 /** A job with its entries, or with the reason git must zip it. */
 function listJob<T extends { root: string }>(
@@ -162,23 +254,6 @@ function blobsOf(listed: readonly { drafts: Draft[] | string }[]): Map<string, B
   return wanted;
 }
 
-/** A job's zip entries, or why git must zip it (a blob or the zip too large to hold). */
-function assemble(drafts: Draft[], pieces: Map<string, ZipPiece | null>): ZipEntry[] | string {
-  const entries: ZipEntry[] = [];
-  let bytes = 0;
-  for (const d of drafts) {
-    if (d.kind === 'dir') {
-      entries.push(d);
-      continue;
-    }
-    const piece = pieces.get(pieceKey(d));
-    if (!piece) return 'a file too large to build in memory';
-    bytes += piece.data.length + 2 * d.path.length + 100;
-    entries.push({ ...d, piece });
-  }
-  return bytes > ZIP_LIMITS.bytes / 2 ? 'an archive too large to build in memory' : entries;
-}
-
 /** The blob's piece, or its size when it is over `maxBytes` (its bytes were not kept). */
 async function readPiece(
   reader: ObjectReader,
@@ -192,6 +267,13 @@ async function readPiece(
   if (symlink || blob.content.length < ASYNC_DEFLATE_FROM) return makePiece(blob.content, symlink);
   const deflated = await deflateRaw(blob.content, { level: DEFLATE_LEVEL });
   return makePiece(blob.content, false, deflated);
+}
+
+/** The blob's bytes, or its size when it is over `maxBytes` (its bytes were not kept). */
+async function readBlob(reader: ObjectReader, d: BlobDraft, maxBytes: number) {
+  const blob = await reader.read(d.oid, maxBytes);
+  if (blob?.type !== 'blob') throw new GitError(`Blob ${d.oid} not found`, { kind: 'not-found' });
+  return blob.content ?? blob.size;
 }
 
 async function readCommits(reader: ObjectReader, oids: string[]) {

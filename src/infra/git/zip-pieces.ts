@@ -1,4 +1,5 @@
-import { type ZipPiece } from './zip-writer.js';
+import { ZIP_LIMITS, type ZipEntry, type ZipPiece } from './zip-writer.js';
+import type { BlobDraft, Draft } from './zip-tree.js';
 
 /** A blob above this is left to git archive (which streams it) with its whole zip. */
 export const MAX_BLOB = 32 * 1024 * 1024;
@@ -9,6 +10,57 @@ export const MAX_BLOB = 32 * 1024 * 1024;
 const READ_AHEAD = 256;
 const SMALL_BLOB = 1024 * 1024;
 const LARGE_READ_AHEAD = 4;
+
+/**
+ * Makes `todo`'s blobs with `make`, many at once: those over SMALL_BLOB are skipped in a first
+ * pass and made in a second one that holds a few at a time; `made` gets each result (null: over
+ * MAX_BLOB, left to git archive).
+ */
+export async function readBlobs<D, P>(
+  todo: [string, D][],
+  make: (d: D, maxBytes: number) => Promise<P | number>,
+  made: (key: string, piece: P | null) => void,
+): Promise<void> {
+  const large: [string, D][] = [];
+  const pass = async (list: [string, D][], width: number, maxBytes: number) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < list.length) {
+        const [key, d] = list[next++]!;
+        const piece = await make(d, maxBytes);
+        if (typeof piece !== 'number') made(key, piece);
+        else if (maxBytes < MAX_BLOB) large.push([key, d]);
+        else made(key, null);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(width, list.length) }, worker));
+  };
+  await pass(todo, READ_AHEAD, SMALL_BLOB);
+  await pass(large.splice(0), LARGE_READ_AHEAD, MAX_BLOB);
+}
+
+/** The key of a blob's piece: a symlink's target is stored, not deflated. */
+export const pieceKey = (d: BlobDraft): string => `${d.oid}${d.kind === 'symlink' ? ':l' : ''}`;
+
+/** A job's zip entries, or why git must zip it (a blob or the zip too large to hold). */
+export function assemble(
+  drafts: readonly Draft[],
+  pieces: Map<string, ZipPiece | null>,
+): ZipEntry[] | string {
+  const entries: ZipEntry[] = [];
+  let bytes = 0;
+  for (const d of drafts) {
+    if (d.kind === 'dir') {
+      entries.push(d);
+      continue;
+    }
+    const piece = pieces.get(pieceKey(d));
+    if (!piece) return 'a file too large to build in memory';
+    bytes += piece.data.length + 2 * d.path.length + 100;
+    entries.push({ ...d, piece });
+  }
+  return bytes > ZIP_LIMITS.bytes / 2 ? 'an archive too large to build in memory' : entries;
+}
 
 /** Compressed blobs by object id, least recently used dropped first past the byte budget. */
 export class PieceCache {
@@ -34,26 +86,10 @@ export class PieceCache {
       this.map.set(key, hit);
       out.set(key, hit);
     }
-    const large: [string, D][] = [];
-    const pass = async (todo: [string, D][], width: number, maxBytes: number) => {
-      let next = 0;
-      const worker = async () => {
-        while (next < todo.length) {
-          const [key, d] = todo[next++]!;
-          const made = await make(d, maxBytes);
-          if (typeof made === 'number') {
-            if (maxBytes < MAX_BLOB) large.push([key, d]);
-            else this.keep(out, key, null);
-            continue;
-          }
-          stats.blobs++;
-          this.keep(out, key, made);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(width, todo.length) }, worker));
-    };
-    await pass(missing, READ_AHEAD, SMALL_BLOB);
-    await pass(large.splice(0), LARGE_READ_AHEAD, MAX_BLOB);
+    await readBlobs(missing, make, (key, piece) => {
+      if (piece) stats.blobs++;
+      this.keep(out, key, piece);
+    });
     return out;
   }
 
