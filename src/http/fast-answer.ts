@@ -9,6 +9,13 @@ export interface FastAnswer {
   /** Flat name, value list, as `writeHead` takes it; Date and Connection are the transport's. */
   headers: (string | number)[];
   body?: Buffer;
+  /**
+   * The same answer's header entries from `headers[wireAfter]` on, as lines ending with the empty
+   * line, followed by `body`: prepared once per document, so a transport that writes bytes sends
+   * the lines before them and this, without building or copying the rest.
+   */
+  wire?: Buffer;
+  wireAfter?: number;
 }
 
 /** The request as the fast path reads it: the method, the target and a few headers. */

@@ -101,10 +101,18 @@ function httpDate(): string {
 const COPY_MAX_BYTES = 8 * 1024;
 
 function write(socket: net.Socket, answer: FastAnswer, close: boolean): void {
-  const { status, headers, body } = answer;
+  const { status, headers, body, wire } = answer;
+  const own = wire ? (answer.wireAfter ?? 0) : headers.length;
   let head = `HTTP/1.1 ${status} ${REASONS[status]}\r\n`;
-  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
-  head += `date: ${httpDate()}\r\nconnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
+  for (let i = 0; i < own; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  head += `date: ${httpDate()}\r\nconnection: ${close ? 'close' : 'keep-alive'}\r\n`;
+  if (wire) {
+    // The rest of the head and the body, prepared with the document: one writev of the two.
+    socket.write(head, 'latin1');
+    socket.write(wire);
+    return;
+  }
+  head += '\r\n';
   if (body && body.length > COPY_MAX_BYTES) {
     socket.write(head, 'latin1');
     socket.write(body);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { basicAuth } from '../helpers.js';
 import { GitFixture } from '../fixtures/git-repo.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../factories.js';
@@ -42,6 +43,8 @@ afterAll(async () => {
 interface Answer {
   status: number;
   headers: Record<string, string>;
+  /** Every header name, in order, as many times as sent. */
+  names: string[];
   body: Buffer;
 }
 
@@ -67,8 +70,10 @@ async function exchange(
       if (end < 0) break;
       const lines = buffer.toString('latin1', 0, end).split('\r\n');
       const headers: Record<string, string> = {};
+      const names: string[] = [];
       for (const line of lines.slice(1)) {
         const colon = line.indexOf(':');
+        names.push(line.slice(0, colon).toLowerCase());
         headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
       const length = Number(headers['content-length'] ?? 0);
@@ -76,6 +81,7 @@ async function exchange(
       answers.push({
         status: Number(lines[0]!.split(' ')[1]),
         headers,
+        names,
         body: buffer.subarray(end + 4, end + 4 + length),
       });
       buffer = buffer.subarray(end + 4 + length);
@@ -130,6 +136,7 @@ describe('the connection layer under node:http', () => {
       );
     }
     expect(p2!.headers['date']).toMatch(/GMT$/);
+    expect(new Set(p2!.names).size).toBe(p2!.names.length);
     expect(JSON.parse(root!.body.toString())['metadata-url']).toBe('/p2/%package%.json');
   });
 
@@ -140,6 +147,12 @@ describe('the connection layer under node:http', () => {
     );
     const gzip = answers[0]!;
     expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(new Set(gzip.names).size).toBe(gzip.names.length);
+    const routed = await fetch(`${s.url}/p2/acme/conn.json`, {
+      headers: { authorization: auth, 'accept-encoding': 'identity' },
+    });
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(await routed.text());
+    expect(gzip.headers['etag']).toBe(routed.headers.get('etag')?.replace(/"$/, '-gz"'));
     const again = await exchange(
       [
         get('/p2/acme/conn.json', `If-None-Match: ${gzip.headers['etag']}\r\n`) +

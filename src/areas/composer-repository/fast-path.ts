@@ -3,7 +3,14 @@ import { digest } from '../../infra/crypto.js';
 import { DEFAULT_TENANT_ID } from '../../infra/db/schema.js';
 import { customerSecret } from './credentials.js';
 import type { MetadataKind } from '../../composer/metadata.js';
-import { acceptsGzip, gzipped, isFresh } from './response-cache.js';
+import {
+  acceptsGzip,
+  bodyHeaders,
+  gzipped,
+  identityWire,
+  isFresh,
+  representationHeaders,
+} from './response-cache.js';
 import type { RenderedDocument, ResponseCache } from './response-cache.js';
 import type { FastPathGate } from '../../http/rate-limit.js';
 import { writeFastAnswer } from '../../http/fast-answer.js';
@@ -24,7 +31,9 @@ const ROOT_PATH = '/packages.json';
  * The answer to a metadata request from a rendered document, the one rule for both the fast path
  * and the routed answer (routes.ts): gzip when accepted, the ETag of the encoding sent, Vary, and
  * 304 when the client's copy is current. `headers` holds what goes before (Last-Modified, the
- * rate-limit headers) and is extended.
+ * rate-limit headers) and is extended; a 200 also carries the document's prepared `wire` (its
+ * header lines from the ETag on, and the body), which the connection layer sends after the
+ * first `wireAfter` entries of `headers`.
  */
 export function metadataAnswer(
   req: Pick<FastRequest, 'headers'>,
@@ -32,15 +41,15 @@ export function metadataAnswer(
   headers: (string | number)[],
 ): FastAnswer {
   const gzip = acceptsGzip(req.headers['accept-encoding']) ? gzipped(doc) : null;
-  headers.push('etag', gzip ? gzip.etag : doc.etag, 'vary', 'Accept-Encoding');
+  const wireAfter = headers.length;
+  headers.push(...representationHeaders(gzip ? gzip.etag : doc.etag));
   if (isFresh(req.headers['if-none-match'], req.headers['if-modified-since'], doc)) {
     return { status: 304, headers };
   }
+  const wire = gzip ? gzip.wire : identityWire(doc);
   const body = gzip ? gzip.body : doc.body;
-  headers.push('content-type', 'application/json');
-  if (gzip) headers.push('content-encoding', 'gzip');
-  headers.push('content-length', body.length);
-  return { status: 200, headers, body };
+  headers.push(...bodyHeaders(gzip !== null, body.length));
+  return { status: 200, headers, body, wire, wireAfter };
 }
 
 /**
