@@ -11,7 +11,7 @@ import { DEFLATE_LEVEL, ZIP_LIMITS, makePiece, writeZip } from './zip-writer.js'
 import type { ZipPiece } from './zip-writer.js';
 import { PieceCache, Pool, assemble, pieceKey, readBlobs } from './zip-pieces.js';
 import { ZipThreadFailed, zipThread } from './zip-thread.js';
-import type { BlobToPiece, ZipThread } from './zip-thread.js';
+import type { BlobToPiece, ZipSession, ZipThread } from './zip-thread.js';
 
 export interface ZipJob {
   commit: string;
@@ -137,6 +137,7 @@ async function zipWindows(
     .sort((a, b) => a.time - b.time);
   const trees = new TreeSource(reader, jobs[0]!.job.commit.length / 2);
   const pieces = new PieceCache(PIECE_CACHE_BYTES);
+  const session = thread?.session() ?? null;
   // The zip thread's windows not yet delivered: the next window is read meanwhile.
   const zipping: Promise<void>[] = [];
   let window = FIRST_WINDOW;
@@ -153,12 +154,12 @@ async function zipWindows(
       i += slice.length;
       const wanted = blobsOf(listed);
       let held: number;
-      if (thread) {
+      if (session) {
         zipping.push(
-          (await zipInThread(thread, reader, listed, wanted, result, deliver)).delivered,
+          (await zipInThread(session, reader, listed, wanted, result, deliver)).delivered,
         );
         if (zipping.length > 1) await zipping.shift();
-        held = thread.bytesOf(wanted.keys());
+        held = session.bytesOf(wanted.keys());
       } else {
         const pinned = await pieces.fill(wanted, (d, max) => readPiece(reader, d, max), result);
         for (const l of listed) {
@@ -177,22 +178,23 @@ async function zipWindows(
   } finally {
     // A failure leaves nothing running behind it (the caller may zip the rest itself).
     await Promise.allSettled(zipping);
+    session?.release();
   }
 }
 
 /**
- * Reads the blobs of a window the zip thread does not hold and sends it the window: answers
+ * Reads the blobs of a window the zip thread does not hold (for this session) and sends it the window: answers
  * once it is sent, with the delivery of its zips (to `deliver`) to wait for.
  */
 async function zipInThread(
-  thread: ZipThread,
+  session: ZipSession,
   reader: ObjectReader,
   listed: readonly (Listed & { drafts: Draft[] | string })[],
   wanted: Map<string, BlobDraft>,
   result: ZipBuildResult,
   deliver: Deliver,
 ): Promise<{ delivered: Promise<void> }> {
-  const missing = thread.missing(wanted.keys());
+  const missing = session.missing(wanted.keys());
   const blobs: BlobToPiece[] = [];
   await readBlobs(
     missing.map((key) => [key, wanted.get(key)!] as [string, BlobDraft]),
@@ -203,7 +205,7 @@ async function zipInThread(
     },
   );
   const sent = listed.filter((l) => typeof l.drafts !== 'string');
-  const zips = thread.zip(
+  const zips = session.zip(
     sent.map((l) => ({ drafts: l.drafts as Draft[], time: l.time, commit: l.job.commit })),
     blobs,
     new Set(wanted.keys()),

@@ -9,13 +9,20 @@ import type { ToZipThread, FromZipThread, ZipOutcome } from './zip-thread.js';
  * and keeps them until told to drop them, and writes each job's zip from them. The same functions
  * as buildZips in the server's thread, so the same bytes.
  */
-const pieces = new Map<string, ZipPiece | null>();
+/** Each session's pieces (one buildZips call of the server), until it is released. */
+const sessions = new Map<number, Map<string, ZipPiece | null>>();
 const port = parentPort!;
 
 const asBuffer = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 port.on('message', (message: ToZipThread) => {
+  if ('release' in message) {
+    sessions.delete(message.release);
+    return;
+  }
+  let pieces = sessions.get(message.session);
+  if (!pieces) sessions.set(message.session, (pieces = new Map()));
   try {
     for (const key of message.drop) pieces.delete(key);
     for (const blob of message.blobs) {

@@ -25,13 +25,17 @@ export interface JobToZip {
   commit: string;
 }
 
-export interface ToZipThread {
-  id: number;
-  /** Pieces it no longer needs to hold (the server's thread keeps the count of bytes). */
-  drop: string[];
-  blobs: BlobToPiece[];
-  jobs: JobToZip[];
-}
+export type ToZipThread =
+  | {
+      id: number;
+      /** One buildZips call: its pieces are its own, and go when it ends. */
+      session: number;
+      /** Pieces it no longer needs to hold (the server's thread keeps the count of bytes). */
+      drop: string[];
+      blobs: BlobToPiece[];
+      jobs: JobToZip[];
+    }
+  | { release: number };
 
 /** A job's zip, or why git must zip it. */
 export type ZipOutcome = { zip: Uint8Array } | { reason: string };
@@ -94,12 +98,9 @@ export class ZipThread {
   private gone = false;
   /** Stopped on purpose (the setting changed): no failure. */
   private stopping = false;
-  /**
-   * Pieces the thread holds, with the bytes each one's blob had, least recently used first: the
-   * server's thread decides what it drops, so it knows what to send without asking.
-   */
-  private readonly held = new Map<string, number>();
-  private heldBytes = 0;
+  private nextSession = 1;
+  /** Sessions not released yet (for tests). */
+  openSessions = 0;
 
   constructor() {
     this.worker = new Worker(ENTRY, { name: 'packyard-zip' });
@@ -114,59 +115,29 @@ export class ZipThread {
     return !this.gone;
   }
 
-  /** Keys of `wanted` the thread does not hold; the ones it holds count as just used. */
-  missing(wanted: Iterable<string>): string[] {
-    const out: string[] = [];
-    for (const key of wanted) {
-      const bytes = this.held.get(key);
-      if (bytes === undefined) {
-        out.push(key);
-        continue;
-      }
-      this.held.delete(key);
-      this.held.set(key, bytes);
-    }
-    return out;
+  /** A buildZips call's own pieces in the thread: release it when the call ends. */
+  session(): ZipSession {
+    this.openSessions++;
+    return new ZipSession(this, this.nextSession++);
   }
 
-  /**
-   * Zips `jobs` from the pieces the thread holds plus `blobs`; past `budget` bytes it drops the
-   * least recently used pieces `jobs` do not need.
-   */
-  zip(
-    jobs: JobToZip[],
-    blobs: BlobToPiece[],
-    needed: Set<string>,
-    budget: number,
-  ): Promise<ZipOutcome[]> {
+  /** Sends a window and answers its outcomes. */
+  send(message: Extract<ToZipThread, { id: number }>): Promise<ZipOutcome[]> {
     if (this.gone) return Promise.reject(new ZipThreadFailed('the zip thread is gone'));
-    for (const blob of blobs) {
-      const bytes = blob.content?.byteLength ?? 0;
-      this.held.set(blob.key, bytes);
-      this.heldBytes += bytes;
-    }
-    const drop: string[] = [];
-    for (const [key, bytes] of this.held) {
-      if (this.heldBytes <= budget) break;
-      if (needed.has(key)) continue;
-      this.held.delete(key);
-      this.heldBytes -= bytes;
-      drop.push(key);
-    }
-    const id = this.nextId++;
-    const message: ToZipThread = { id, drop, blobs, jobs };
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(message.id, { resolve, reject });
       this.worker.ref();
       this.worker.postMessage(message);
     });
   }
 
-  /** Bytes of the blobs of `keys` it holds. */
-  bytesOf(keys: Iterable<string>): number {
-    let bytes = 0;
-    for (const key of keys) bytes += this.held.get(key) ?? 0;
-    return bytes;
+  nextMessageId(): number {
+    return this.nextId++;
+  }
+
+  release(session: number): void {
+    this.openSessions--;
+    if (!this.gone) this.worker.postMessage({ release: session } satisfies ToZipThread);
   }
 
   stop(): Promise<number> {
@@ -195,5 +166,77 @@ export class ZipThread {
       this.waiting.delete(id);
       reject(new ZipThreadFailed(why));
     }
+  }
+}
+
+/**
+ * The pieces one buildZips call has in the thread, with the bytes each one's blob had, least
+ * recently used first: the server's thread decides what the thread drops, so it knows what to
+ * send without asking. Released at the end of the call, so an idle thread holds nothing.
+ */
+export class ZipSession {
+  private readonly held = new Map<string, number>();
+  private heldBytes = 0;
+  private released = false;
+
+  constructor(
+    private readonly thread: ZipThread,
+    private readonly id: number,
+  ) {}
+
+  /** Keys of `wanted` the thread does not hold; the ones it holds count as just used. */
+  missing(wanted: Iterable<string>): string[] {
+    const out: string[] = [];
+    for (const key of wanted) {
+      const bytes = this.held.get(key);
+      if (bytes === undefined) {
+        out.push(key);
+        continue;
+      }
+      this.held.delete(key);
+      this.held.set(key, bytes);
+    }
+    return out;
+  }
+
+  /**
+   * Zips `jobs` from the pieces the thread holds plus `blobs`; past `budget` bytes it drops the
+   * least recently used pieces `jobs` do not need.
+   */
+  zip(
+    jobs: JobToZip[],
+    blobs: BlobToPiece[],
+    needed: Set<string>,
+    budget: number,
+  ): Promise<ZipOutcome[]> {
+    for (const blob of blobs) {
+      const bytes = blob.content?.byteLength ?? 0;
+      this.held.set(blob.key, bytes);
+      this.heldBytes += bytes;
+    }
+    const drop: string[] = [];
+    for (const [key, bytes] of this.held) {
+      if (this.heldBytes <= budget) break;
+      if (needed.has(key)) continue;
+      this.held.delete(key);
+      this.heldBytes -= bytes;
+      drop.push(key);
+    }
+    const id = this.thread.nextMessageId();
+    return this.thread.send({ id, session: this.id, drop, blobs, jobs });
+  }
+
+  /** Bytes of the blobs of `keys` it holds. */
+  bytesOf(keys: Iterable<string>): number {
+    let bytes = 0;
+    for (const key of keys) bytes += this.held.get(key) ?? 0;
+    return bytes;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.held.clear();
+    this.thread.release(this.id);
   }
 }
