@@ -22,7 +22,10 @@ port.on('message', (message: ToZipThread) => {
     return;
   }
   let pieces = sessions.get(message.session);
-  if (!pieces) sessions.set(message.session, (pieces = new Map()));
+  if (!pieces) {
+    pieces = new Map<string, ZipPiece | null>();
+    sessions.set(message.session, pieces);
+  }
   try {
     for (const key of message.drop) pieces.delete(key);
     for (const blob of message.blobs) {
