@@ -1,5 +1,5 @@
 import { ResponseCache } from '../src/areas/composer-repository/response-cache.js';
-import type { RenderedDocument } from '../src/areas/composer-repository/response-cache.js';
+import type { RenderedDocument } from '../src/areas/composer-repository/rendered-document.js';
 import type { Config } from '../src/config/index.js';
 import { CacheGeneration } from '../src/infra/cache-generation.js';
 import { digest } from '../src/infra/crypto.js';

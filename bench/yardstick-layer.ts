@@ -12,7 +12,7 @@ import type net from 'node:net';
 import { createP2FastPath } from '../src/areas/composer-repository/fast-path.js';
 import { answerConnectionsFirst } from '../src/http/fast-connections.js';
 import type { FastAnswerer } from '../src/http/fast-answer.js';
-import { render } from '../src/areas/composer-repository/response-cache.js';
+import { render } from '../src/areas/composer-repository/rendered-document.js';
 import { MICRO_SECRET, fmt, microCache, microRounds } from './micro.js';
 import { basicAuth } from './packyard.js';
 

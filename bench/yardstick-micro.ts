@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { createP2FastPath } from '../src/areas/composer-repository/fast-path.js';
-import { render } from '../src/areas/composer-repository/response-cache.js';
+import { render } from '../src/areas/composer-repository/rendered-document.js';
 import { MICRO_SECRET, fmt, microCache, microRounds } from './micro.js';
 import { basicAuth } from './packyard.js';
 

@@ -5,7 +5,7 @@ import { basicAuth, createTestApp } from '../../../test/helpers.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { GitFixture } from '../../../test/fixtures/git-repo.js';
 import { adminApi, addSyncedPackage, createCustomer } from '../../../test/factories.js';
-import { acceptsGzip } from './response-cache.js';
+import { acceptsGzip } from './rendered-document.js';
 
 /** What Composer's curl sends: every encoding libcurl was built with. */
 const COMPOSER = 'deflate, gzip, br, zstd';

@@ -10,8 +10,9 @@ import {
   identityWire,
   isFresh,
   representationHeaders,
-} from './response-cache.js';
-import type { RenderedDocument, ResponseCache } from './response-cache.js';
+} from './rendered-document.js';
+import type { ResponseCache } from './response-cache.js';
+import type { RenderedDocument } from './rendered-document.js';
 import type { FastPathGate } from '../../http/rate-limit.js';
 import { writeFastAnswer } from '../../http/fast-answer.js';
 import type { FastAnswer, FastRequest } from '../../http/fast-answer.js';

@@ -1,5 +1,5 @@
 import type { MetadataKind } from '../../composer/metadata.js';
-import type { RenderedDocument } from './response-cache.js';
+import type { RenderedDocument } from './rendered-document.js';
 
 /** Public packages served beside the private ones: the proxy (areas/proxy) when it is on. */
 export interface PublicPackages {

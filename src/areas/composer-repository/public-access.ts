@@ -1,7 +1,7 @@
 import { normalizeVersion } from '../../composer/semver/index.js';
 import { VersionGate } from '../../composer/visibility.js';
-import type { RenderedDocument } from './response-cache.js';
-import { render } from './response-cache.js';
+import type { RenderedDocument } from './rendered-document.js';
+import { render } from './rendered-document.js';
 
 /** The normalized version of a served p2 entry, or null when it has none Composer would read. */
 function normalizedOf(entry: Record<string, unknown>): string | null {
