@@ -13,8 +13,11 @@ command -v composer >/dev/null 2>&1 || need+=(composer)
 command -v unzip >/dev/null 2>&1 || need+=(unzip)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 if command -v php >/dev/null 2>&1; then
+  # The module list is read whole first: with pipefail, `php -m | grep -q` failed now and then
+  # (grep leaving early, php killed by SIGPIPE), and asked for an install of what was there.
+  modules="$(php -m 2>/dev/null || true)"
   for ext in zip curl mbstring; do
-    php -m 2>/dev/null | grep -qi "^${ext}$" || need+=("php-${ext}")
+    grep -qi "^${ext}$" <<<"$modules" || need+=("php-${ext}")
   done
 else
   need+=(php-zip php-curl php-mbstring)
