@@ -97,9 +97,6 @@ function httpDate(): string {
   return dateValue;
 }
 
-/** Bodies up to this size go out in one buffer with the head; larger ones beside it (writev). */
-const COPY_MAX_BYTES = 8 * 1024;
-
 function write(socket: net.Socket, answer: FastAnswer, close: boolean): void {
   const { status, headers, body, wire } = answer;
   const own = wire ? (answer.wireAfter ?? 0) : headers.length;
@@ -112,12 +109,8 @@ function write(socket: net.Socket, answer: FastAnswer, close: boolean): void {
     socket.write(wire);
     return;
   }
+  // Without a prepared wire: a 304 or a 429, whose bodies (if any) are small.
   head += '\r\n';
-  if (body && body.length > COPY_MAX_BYTES) {
-    socket.write(head, 'latin1');
-    socket.write(body);
-    return;
-  }
   const bytes = Buffer.from(head, 'latin1');
   socket.write(body ? Buffer.concat([bytes, body], bytes.length + body.length) : bytes);
 }

@@ -215,15 +215,14 @@ export function startProcess(
   opts: StartOptions,
 ): GitProcess {
   if (gitStarts.hasSubscribers) gitStarts.publish({ program, args });
-  if (settings.enabled && !broken) {
+  const current = liveLauncher();
+  if (current) {
     try {
-      if (launcher && !launcher.usable) launcher = null;
-      launcher ??= new Launcher(onLauncherGone);
       // Until it is ready (tens of ms, once) starts go direct rather than wait for it.
-      const proc = launcher.start(program, args, opts);
+      const proc = current.start(program, args, opts);
       if (proc) return proc;
     } catch (err) {
-      onLauncherGone(launcher, `the git launcher could not be started (${String(err)})`);
+      onLauncherGone(current, `the git launcher could not be started (${String(err)})`);
     }
   }
   const proc = new GitProcess();
@@ -237,12 +236,19 @@ export function startProcess(
  * starts, since its syncs are what run git.
  */
 export function prepareGitLauncher(): void {
-  if (!settings.enabled || broken || (launcher && launcher.usable)) return;
+  liveLauncher();
+}
+
+/** The launcher, started if need be; null when git is started directly. */
+function liveLauncher(): Launcher | null {
+  if (!settings.enabled || broken) return null;
   try {
-    launcher = new Launcher(onLauncherGone);
+    if (launcher && !launcher.usable) launcher = null;
+    launcher ??= new Launcher(onLauncherGone);
   } catch (err) {
     onLauncherGone(launcher, `the git launcher could not be started (${String(err)})`);
   }
+  return launcher;
 }
 
 function onLauncherGone(gone: Launcher | null, fallBack: string | null): void {
